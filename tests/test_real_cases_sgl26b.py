@@ -77,14 +77,14 @@ WHY_TEXTS = {
         "launching the server or try another model."
     ),
 }
-# the raise site is right, the fix is not: the gate's pp_size is read through get_parallel(), which the
-# index does not tie to --pp-size, so the one setting it sees read (a draft worker's variable) is named
+# the raise site is right; the gate's get_parallel().pp_size is now read as --pp-size (a runtime context's
+# config bag returns the ServerArgs field), but the fix still leads with a draft worker's variable (b)
 _PP_WHY = {
     "function": "ModelRunner.__init__",
     "confidence": "strong",
     "at": "sglang/srt/model_executor/model_runner.py:514",
-    "settings": ("SGLANG_ENABLE_PP_SPEC",),
-    "fix": "make the condition false (not (self.support_pp)): change SGLANG_ENABLE_PP_SPEC",
+    "settings": ("SGLANG_ENABLE_PP_SPEC", "pp_size"),
+    "fix": "make the condition false (not (self.support_pp)): change SGLANG_ENABLE_PP_SPEC, --pp-size",
 }
 WHY = [
     WhyCase("sglangpr25284_gemma4_pipeline_parallel.cmd", "b", "b", **_PP_WHY),  # type: ignore[arg-type]
@@ -224,8 +224,8 @@ MISSING = {
         "pp-size",
         "RS049 reads ModelRunner's pp_proxy_tensors gate from the model table, but the architecture is in "
         "config.json, which a new user's machine lacks (and the table has the flag for 0.5.10.post1 and "
-        "0.5.23 only, where Gemma4's forward takes it); `why` names the assert but reads the gate's "
-        "get_parallel().pp_size as no setting and names SGLANG_ENABLE_PP_SPEC",
+        "0.5.23 only, where Gemma4's forward takes it); `why` names the assert and --pp-size, but its fix "
+        "leads with SGLANG_ENABLE_PP_SPEC (a draft worker's switch) and the condition not (self.support_pp)",
     ),
     "sglangpr18925_kimi_k25_pipeline_parallel.sh": (
         "pp-size",
