@@ -22,7 +22,7 @@ from argtrace.package_data import package_file
 
 _CALL = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*_of)\(")
 _ATTRIBUTE = re.compile(r"(?<![\w])[a-z_][\w]*(?:\.[a-z_]\w*)+")
-# 0.5.19 on: a runtime context's config bag (``get_parallel().pp_size``, ``get_schedule().X``) returns the
+# SGLang 0.5.23's runtime context: a config bag (``get_parallel().pp_size``, ``get_schedule().X``) returns the
 # ServerArgs field of that name (runtime_context.py ``ParallelContext._read``: overrides, then the published
 # config's fields); the index reads no setting through the call
 _BAG = re.compile(r"(?<![\w.])get_[a-z_]+\(\)\.([a-z_]\w*)")
