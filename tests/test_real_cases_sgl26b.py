@@ -163,6 +163,21 @@ def test_why_on_the_quoted_errors(case: WhyCase) -> None:
     assert_why_gives(explain(WHY_TEXTS[case.name]), case, origin=False)
 
 
+def test_a_config_bag_read_is_the_setting_of_that_name() -> None:
+    """Variants of the PP assert's condition: SGLang 0.5.23's get_parallel()/get_schedule() bags return the
+    ServerArgs field of the name read; a release the helper table does not hold reads none through them."""
+    from argtrace.frameworks.sglang_helpers import helper_reads
+
+    assert helper_reads(
+        "0.5.23", ["get_parallel().pp_size > 1", "get_schedule().chunked_prefill_size"], []
+    ) == [
+        "server_args.pp_size",
+        "server_args.chunked_prefill_size",
+    ]
+    assert helper_reads("0.5.23", ["get_parallel().pp_size > 1"], ["server_args.pp_size"]) == []
+    assert helper_reads("0.5.10.post1", ["get_parallel().pp_size > 1"], []) == []
+
+
 def _mm015(command: str) -> list[str]:
     report = run_cli(["check", "--format", "json", "--no-resolve", "-c", command]).json
     return [f["message"].split(": the ", 1)[-1] for f in report["findings"] if f["code"] == "MM015"]
@@ -190,6 +205,41 @@ def test_how_a_docker_run_sets_its_shm_and_which_starts_need_it() -> None:
     assert _mm015(sg.format(opts="") + " --dp-size 2") == []
     assert _mm015(sg.format(opts="--device /dev/davinci0 --device /dev/davinci1") + " --tp-size 2") == []
     assert _mm015(sg.format(opts="-v /data:/data") + " --tp-size 2")[0].startswith("2 ranks")
+
+
+_CONFIG = (
+    '{{"architectures": ["{arch}"], "model_type": "{mtype}", "hidden_size": 2048, "num_hidden_layers": 24, '
+    '"num_attention_heads": 16, "num_key_value_heads": 16, "max_position_embeddings": 4096, '
+    '"vocab_size": 32000, "head_dim": 128}}'
+)
+
+
+def _rs049(tmp_path: Path, arch: str, *options: str, pp: int = 2) -> list[tuple[str, str, str]]:
+    (tmp_path / "config.json").write_text(_CONFIG.format(arch=arch, mtype=arch.lower()), encoding="utf-8")
+    argv = ["check", "--format", "json", "--no-resolve", "--model-config", "config.json", *options, "-c"]
+    command = f"python3 -m sglang.launch_server --model-path m --pp-size {pp}"
+    report = run_cli([*argv, command], cwd=tmp_path).json
+    return [(f["severity"], f["message"], f["fix"]) for f in report["findings"] if f["code"] == "RS049"]
+
+
+def test_pipeline_parallel_on_a_class_whose_forward_takes_no_proxy_tensors(tmp_path: Path) -> None:
+    """The mechanism of sglang PR#25284 (Gemma4 before its PP support), with config.json at hand: SGLang's
+    ModelRunner asserts that forward() takes pp_proxy_tensors, read from the wheels into the model table.
+    Gemma3ForCausalLM's does not in 0.5.23 (an error there, a warning on an assumed release); Gemma4's does;
+    --pp-size 1 and a release whose table has no flag (0.5.19) say nothing."""
+    (severity, message, fix) = _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23")[0]
+    assert (severity, message, fix) == (
+        "error",
+        "--pp-size 2, but the forward() of Gemma3ForCausalLM (sglang/srt/models/gemma3_causal.py) takes no "
+        "pp_proxy_tensors in sglang 0.5.23, so the model has no pipeline-parallel support: "
+        "ModelRunner.__init__ (sglang/srt/model_executor/model_runner.py:514) raises AssertionError: "
+        '"Pipeline Parallel is not compatible with this model." when the model is loaded, after the weights',
+        "--pp-size 1, and --tp-size for the GPUs (2 x the TP size)",
+    )
+    assert [f[0] for f in _rs049(tmp_path, "Gemma3ForCausalLM")] == ["warning"]
+    assert _rs049(tmp_path, "Gemma4ForCausalLM", "--framework-version", "0.5.23") == []
+    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.23", pp=1) == []
+    assert _rs049(tmp_path, "Gemma3ForCausalLM", "--framework-version", "0.5.19") == []
 
 
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
