@@ -24,9 +24,13 @@ framework is never imported or unpacked. What is read:
   (``_PREVIOUSLY_SUPPORTED_MODELS``).
 - SGLang: ``srt/models/*.py`` modules (top level only: ``import_model_classes`` iterates them with
   ``pkgutil.iter_modules``) register ``EntryClass`` (a class or a list), keyed by the class's ``__name__``.
-  SGLang checks no per-class LoRA or pipeline-parallel interface (its LoRA manager wraps whichever layers
-  match, ``srt/lora/lora_manager.py``), so only the architectures and the Transformers fallback
-  (``resolve_transformers_arch`` in ``srt/model_loader/utils.py``) are stored.
+  SGLang checks no per-class LoRA interface (its LoRA manager wraps whichever layers match,
+  ``srt/lora/lora_manager.py``); its one per-class check is ModelRunner's pipeline-parallel gate, which
+  asserts that the model's ``forward`` takes ``pp_proxy_tensors`` (``inspect.signature``) when
+  ``--pp-size`` > 1: the ``pp`` flag is that parameter of the ``forward`` the class's MRO finds first.
+  The architectures and the Transformers fallback (``resolve_transformers_arch`` in
+  ``srt/model_loader/utils.py``) are stored too. A release read before this (no ``pp`` refusal site
+  stored) has no ``pp`` flags: no rule reads them there.
 - The refusals each rule cites (file, line, function, message) are taken from the ``why`` message index
   (``frameworks/data/messages/<fw>.json.gz``, generated from the same wheels) and checked against the
   wheel's own line: a site whose line does not hold its words is not stored.
@@ -90,6 +94,7 @@ SITES: Mapping[str, Mapping[str, tuple[tuple[str, str], ...]]] = {
     },
     "sglang": {
         "unsupported": (("_ModelRegistry._raise_for_unsupported", " are not supported for now"),),
+        "pp": (("ModelRunner.__init__", "Pipeline Parallel is not compatible with this model"),),
     },
 }
 # Class attributes the interface checks read (vllm/model_executor/models/interfaces.py), by flag name.
@@ -116,6 +121,9 @@ class ClassDef:
     name: str
     bases: list[str]  # as written (dotted), resolved through the module's imports later
     flags: dict[str, bool] = field(default_factory=dict)  # class-level bool constants of FLAG_ATTRS
+    # the parameter names of the ``forward`` the class defines itself (None: it defines none); SGLang's
+    # ModelRunner reads them with inspect.signature for its pipeline-parallel gate
+    forward: list[str] | None = None
 
 
 @dataclass
@@ -160,6 +168,10 @@ def _class_def(module: str, node: ast.ClassDef) -> ClassDef:
             and isinstance(value.value, bool)
         ):
             cls.flags[target.id] = value.value
+        if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef)) and stmt.name == "forward":
+            a = stmt.args
+            named = [*a.posonlyargs, *a.args, *a.kwonlyargs]
+            cls.forward = [x.arg for x in named] + [x.arg for x in (a.vararg, a.kwarg) if x is not None]
     return cls
 
 
@@ -319,6 +331,18 @@ class ClassIndex:
                     break
         return out
 
+    def forward_params(self, key: tuple[str, str]) -> list[str] | None:
+        """The parameters of the ``forward`` the class's MRO finds first ([] when no indexed class defines
+        one: ``nn.Module``'s takes none of SGLang's); None when the MRO is not known."""
+        order = self.mro(key)
+        if order is None:
+            return None
+        for k in order:
+            forward = self.modules[k[0]].classes[k[1]].forward
+            if forward is not None:
+                return forward
+        return []
+
 
 def _c3(seqs: list[list[tuple[str, str]]]) -> list[tuple[str, str]]:
     seqs = [list(s) for s in seqs if s]
@@ -475,7 +499,11 @@ def read_release(framework: str, wheel: Path) -> dict[str, Any]:
         short = module.removeprefix(f"{framework}.model_executor.models.").removeprefix("sglang.srt.models.")
         impl = f"{short}:{cls}"
         if framework == "sglang":
-            archs[arch] = [impl, []]
+            # ModelRunner's gate: pp_size > 1 asserts "pp_proxy_tensors" in the forward's signature
+            # (0.5.23 model_executor/model_runner.py:508-516); the only per-class check SGLang makes
+            params = index.forward_params((module, cls)) if module in modules else None
+            sg_flags = [UNKNOWN] if params is None else (["pp"] if "pp_proxy_tensors" in params else [])
+            archs[arch] = [impl, sg_flags]
             continue
         found = index.one_of(index.resolve_all(module, cls)) if module in modules else None
         flags = index.flags(found) if isinstance(found, tuple) else None

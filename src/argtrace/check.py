@@ -572,6 +572,8 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     def holds(finding: Finding) -> bool:
         if finding.code == "MM001" and _weights_over_the_card(report):
             return True
+        if finding.code == "MM015":  # the container's /dev/shm against NCCL: no release's code decides it
+            return True
         if finding.layer not in ("parser", "process"):
             return False
         if finding.code == "PA007" and finding.severity != "info":
@@ -698,6 +700,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.hicache_host import hicache_host  # MM014: a fixed HiCache host pool per rank
 
     results.append(hicache_host(report))
+    from argtrace.layers.container_shm import container_shm  # MM015: docker run's 64 MiB /dev/shm
+
+    results.append(container_shm(report))
     return results
 
 

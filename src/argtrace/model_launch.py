@@ -200,6 +200,9 @@ class ServerCommand:
     # The device files its container is given (``docker run --device /dev/davinci4``): they name the
     # accelerator vendor (layers/device_env.py); empty: not a container, or none given
     devices: tuple[str, ...] = ()
+    # ``docker run``: how the command sets the container's /dev/shm (``--shm-size 16g``, ``--ipc host``, a
+    # mount there), "" when it does not (Docker's 64 MiB default stays); None: not a ``docker run``
+    container_shm: str | None = None
     # The ports its container's Kubernetes probes ask (kind "livenessProbe"..., port number, what the
     # manifest wrote: ``8080`` or ``http (containerPort 8080)``); empty: not a pod, or no HTTP/TCP probe
     probe_ports: tuple[tuple[str, int, str], ...] = ()

@@ -57,6 +57,7 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 GPU_FREE = frozenset(
     {
         "MM013",
+        "MM015",
         "RS024",
         "RS025",
         "RS032",

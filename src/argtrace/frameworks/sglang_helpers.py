@@ -22,6 +22,10 @@ from argtrace.package_data import package_file
 
 _CALL = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*_of)\(")
 _ATTRIBUTE = re.compile(r"(?<![\w])[a-z_][\w]*(?:\.[a-z_]\w*)+")
+# SGLang 0.5.23's runtime context: a config bag (``get_parallel().pp_size``, ``get_schedule().X``) returns the
+# ServerArgs field of that name (runtime_context.py ``ParallelContext._read``: overrides, then the published
+# config's fields); the index reads no setting through the call
+_BAG = re.compile(r"(?<![\w.])get_[a-z_]+\(\)\.([a-z_]\w*)")
 
 
 @lru_cache(maxsize=1)
@@ -49,4 +53,5 @@ def helper_reads(release: str | None, conditions: Iterable[str], reads: Iterable
         for chain in _ATTRIBUTE.findall(condition):
             owner, _, last = chain.rpartition(".")
             out.extend(f"{owner}.{field}" for field in derived.get(last, ()))
+        out.extend(f"server_args.{name}" for name in _BAG.findall(condition))
     return [r for r in dict.fromkeys(out) if r not in seen]

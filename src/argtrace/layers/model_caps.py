@@ -21,10 +21,12 @@ Each rule follows one check of the framework's own code, which runs at start-up 
   supported for multimodal models." in 0.6.3-0.9.2; later releases build no multimodal config for a
   text-only class and drop the limits without a word (a note).
 
-SGLang has no per-class LoRA or pipeline-parallel check (its LoRA manager wraps whichever layers match), so
-only RS047 applies to it. Nothing is said when config.json has no ``architectures``, when
-``--model-impl``/``--hf-overrides`` may change the class, when a class's flags could not be read (a base
-class outside the model packages, a platform-dependent import), or when the release is not covered.
+SGLang has no per-class LoRA check (its LoRA manager wraps whichever layers match); its pipeline-parallel
+gate is ModelRunner's assert that the model's ``forward`` takes ``pp_proxy_tensors`` when ``--pp-size`` > 1
+(RS049, for the releases whose table has the flag: those read with it). Nothing is said when config.json
+has no ``architectures``, when ``--model-impl``/``--hf-overrides`` may change the class, when a class's
+flags could not be read (a base class outside the model packages, a platform-dependent import), or when
+the release is not covered.
 """
 
 from __future__ import annotations
@@ -70,6 +72,10 @@ def model_caps_rules(report: Report, model_dir: Path | None, rules: Any) -> list
             out.extend(_mm(report, table, cls, evidence, rules))
             if stand_in == "" and not out:
                 out.extend(_in_other_releases(report, table, found, evidence, rules, model_caps))
+    elif framework == "sglang":
+        cls = table.model(found)
+        if cls is not None and cls.known:
+            out.extend(_sglang_pp(report, table, cls, evidence, rules, model_caps))
     if stand_in and found is None:
         out = _between_registries(out, framework, stand_in, table.version, archs, model_caps)
     if stand_in is not None:
@@ -225,14 +231,13 @@ def _rests_on_release(finding: Finding, framework: str, read_from: str, stand_in
     return replace(finding, severity=severity, basis="assumed", assumptions=(*finding.assumptions, what))
 
 
-def _where(cls: Any) -> str:
+def _where(cls: Any, framework: str = "vllm") -> str:
     """``MiniCPMV4_6ForConditionalGeneration (vllm/model_executor/models/minicpmv4_6.py)``, with the class's
-    name when the architecture is served by a class of another name."""
+    name when the architecture is served by a class of another name (SGLang's: ``sglang/srt/models/``)."""
     module, _, name = cls.impl.partition(":")
+    package = "sglang/srt/models" if framework == "sglang" else "vllm/model_executor/models"
     path = (
-        module.replace(".", "/") + ".py"
-        if module.startswith("vllm.")
-        else f"vllm/model_executor/models/{module}.py"
+        module.replace(".", "/") + ".py" if module.startswith(f"{framework}.") else f"{package}/{module}.py"
     )
     return f"{cls.arch} ({path}" + (f", class {name})" if name != cls.arch else ")")
 
@@ -382,6 +387,36 @@ def _pp(report: Report, table: Any, cls: Any, evidence: list[Evidence], rules: A
             evidence=evidence,
         )
     ]
+
+
+def _sglang_pp(
+    report: Report, table: Any, cls: Any, evidence: list[Evidence], rules: Any, model_caps: Any
+) -> list[Finding]:
+    """RS049 for SGLang: ``--pp-size`` > 1 on a class whose ``forward`` takes no ``pp_proxy_tensors``:
+    ModelRunner's gate reads the signature and asserts (0.5.23 model_executor/model_runner.py:508-516). A
+    release read before the table had the flag (no ``pp`` site) says nothing."""
+    from argtrace.frameworks.schema import version_key
+
+    pp = _effective(report, "pp_size")
+    site = table.refusals.get("pp")
+    if not isinstance(pp, int) or isinstance(pp, bool) or pp <= 1 or "pp" in cls.flags or site is None:
+        return []
+    message = (
+        f"--pp-size {pp}, but the forward() of {_where(cls, 'sglang')} takes no pp_proxy_tensors in sglang "
+        f"{table.version}, so the model has no pipeline-parallel support: {_site_words(site, {})} when "
+        "the model is loaded, after the weights"
+    )
+    later = [
+        v
+        for v, other in model_caps.history("sglang", cls.arch)
+        if version_key(v) > version_key(table.version)
+        and "pp" in other.flags
+        and model_caps.refuses("sglang", v, "pp")
+    ]
+    fix = f"--pp-size 1, and --tp-size for the GPUs ({pp} x the TP size)"
+    if later:
+        fix += f"; or sglang {later[0]} or newer, whose {cls.arch} takes pp_proxy_tensors"
+    return [rules.RS049.finding(message, setting="pp_size", fix=fix, evidence=evidence)]
 
 
 def _mm(report: Report, table: Any, cls: Any, evidence: list[Evidence], rules: Any) -> list[Finding]:

@@ -357,3 +357,36 @@ MM014 = Rule(
         argv=("check", "--no-resolve", "--framework-version", "0.5.23", "launch.sh"),
     ),
 )
+
+MM015 = Rule(
+    code="MM015",
+    layer="memory",
+    severity="warning",
+    title="`docker run` leaves /dev/shm at 64 MiB for a start whose GPUs talk through NCCL",
+    rationale=(
+        "Docker gives a container a 64 MiB /dev/shm unless `docker run` says otherwise (`--shm-size`, "
+        '`--ipc host`, a mount at /dev/shm; `docker run --help`: "--shm-size bytes  Size of /dev/shm"). '
+        "The ranks of a multi-GPU start (tensor, pipeline or data parallel on one node) exchange data "
+        "through NCCL, which keeps its shared-memory segments in /dev/shm: once they outgrow 64 MiB NCCL "
+        "fails to create them and the start stops at its first collective (NCCL's troubleshooting guide: "
+        "Docker's default is too small; radixark/miles_diffusion PR#13: the lmsysorg/sglang:v0.5.14-cu130 "
+        "image's NCCL 2.28.9 exhausts it). SGLang's and vLLM's Docker instructions pass `--shm-size` or "
+        "`--ipc=host` for this. One GPU needs no NCCL and gets no finding; how much a given NCCL needs "
+        "depends on its version and the topology, hence a warning."
+    ),
+    fix="Add `--shm-size 32g` (SGLang's Docker instructions) or `--ipc host` to the `docker run`.",
+    example=Example(
+        files={
+            "run.sh": "docker run --gpus all lmsysorg/sglang:v0.5.14 python3 -m sglang.launch_server "
+            "--model-path Qwen/Qwen3-8B --tp-size 2\n"
+        },
+        argv=("check", "--no-resolve", "run.sh"),
+    ),
+    correct=Example(
+        files={
+            "run.sh": "docker run --gpus all --shm-size 32g lmsysorg/sglang:v0.5.14 python3 -m "
+            "sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 2\n"
+        },
+        argv=("check", "--no-resolve", "run.sh"),
+    ),
+)

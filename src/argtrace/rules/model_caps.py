@@ -85,9 +85,13 @@ RS049 = Rule(
         "vLLM's ModelConfig.verify_with_parallel_config raises 'Pipeline parallelism is not supported for "
         "this model. Supported models implement the `SupportsPP` interface.' at start-up when "
         "--pipeline-parallel-size is above 1 and the class does not implement SupportsPP in that release "
-        "(read from each wheel's model classes)."
+        "(read from each wheel's model classes). SGLang's ModelRunner reads the model's forward() with "
+        "inspect.signature and asserts 'Pipeline Parallel is not compatible with this model.' when "
+        "--pp-size is above 1 and it takes no pp_proxy_tensors (0.5.23 model_executor/model_runner.py:"
+        "508-516), after the weights are loaded (sglang PR#25284: Gemma4 with --pp-size 2); which classes "
+        "take it is read from the wheels of the releases the table was generated with."
     ),
-    fix="--pipeline-parallel-size 1, and --tensor-parallel-size for the GPUs",
+    fix="--pipeline-parallel-size 1 (SGLang: --pp-size 1), and --tensor-parallel-size for the GPUs",
     example=_static("vllm serve /m --pipeline-parallel-size 2", "0.33.0", "BertModel", "bert"),
     correct=_static("vllm serve /m --pipeline-parallel-size 2", "0.33.0", "LlamaForCausalLM", "llama"),
     exceptions=_EXCEPTIONS + " SGLang checks no per-class pipeline-parallel interface: nothing is said.",

@@ -463,6 +463,8 @@ def _docker(
     _tag_image(result, before, run.image, assumed)
     if run.devices:  # the device files name the accelerator vendor (layers/device_env.py)
         result.servers[before:] = [replace(s, devices=run.devices) for s in result.servers[before:]]
+    # how /dev/shm is set: NCCL keeps its segments between the ranks there (layers/container_shm.py)
+    result.servers[before:] = [replace(s, container_shm=run.shm) for s in result.servers[before:]]
     _image_started(at, run.image, env, result, before)
     from argtrace.layers.transport.images import docker_gpus, gpus_refusal, runtime_visible_devices
 

@@ -42,6 +42,9 @@ class DockerRun:
     runtime: str | None = None  # --runtime VALUE as written
     args_start: int = 0  # the index in the docker argv of the first word after the image
     devices: tuple[str, ...] = ()  # --device HOST[:CONTAINER[:PERMS]] values, as written
+    # how the command sets the container's /dev/shm (``--shm-size 16g``, ``--ipc host``, a mount at
+    # /dev/shm); "": it does not, so Docker's 64 MiB default stays
+    shm: str = ""
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -58,6 +61,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     gpus: str | None = None
     runtime: str | None = None
     devices: list[str] = []
+    shm = ""
     while i < len(words):
         w = words[i]
         if w is None:
@@ -104,6 +108,10 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             runtime = value
         elif name == "--device":
             devices.append(value)
+        elif name == "--shm-size" or (name == "--ipc" and value in ("host", "shareable")):
+            shm = f"{name} {value}"
+        elif name in ("-v", "--volume", "--mount", "--tmpfs") and _at_dev_shm(name, value):
+            shm = f"{name} {value}"
     if i >= len(words) or words[i] is None:
         return None
     return DockerRun(
@@ -116,7 +124,18 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         runtime,
         i + 1,
         tuple(devices),
+        shm,
     )
+
+
+def _at_dev_shm(name: str, value: str) -> bool:
+    """True when a ``-v``/``--mount``/``--tmpfs`` value mounts something at the container's /dev/shm."""
+    if name == "--mount":
+        fields = dict(f.partition("=")[::2] for f in value.split(","))
+        return any(fields.get(k, "").rstrip("/") == "/dev/shm" for k in ("target", "dst", "destination"))
+    parts = value.split(":")
+    target = parts[0] if name == "--tmpfs" else (parts[1] if len(parts) > 1 else "")
+    return target.rstrip("/") == "/dev/shm"
 
 
 @functools.cache

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/36342 (2026-08-25, merged), seen 2026-12-04: a correct launch: the Granite 4.2 cookbook with both parser flags set to auto (chat-template detection resolves them to nemotron_3 and qwen3_coder, since v0.5.12); the checkpoint name and port are stand-ins.
+sglang serve --model-path ibm-granite/granite-4.2-8b-instruct --reasoning-parser auto --tool-call-parser auto --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ishandhanani/srt-slurm/pull/141 (2026-02-04), seen 2026-12-04: a correct launch: the example's aggregated SGLang worker (TP 4, served name, trust-remote-code, static fraction 0.9, metrics) as the command line its sglang_config keys make; the model path is a stand-in for the served name.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-3.3-70B-Instruct --tp 4 --served-model-name llama-3.3-70b --trust-remote-code --mem-fraction-static 0.9 --enable-metrics

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/24297 (2026-05-03, merged), seen 2026-12-04: SGLANG_USE_JIT_ALL_REDUCE was renamed SGLANG_OPT_USE_CUSTOM_ALL_REDUCE_V2 without a deprecation mapping (the review asked for one), so the old opt-in is read by nothing on later releases. A TP 4 server with the old variable; model and sizes are stand-ins.
+SGLANG_USE_JIT_ALL_REDUCE=1 python3 -m sglang.launch_server --model-path Qwen/Qwen3-32B --tp 4 --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/25284 (2026-05-14, merged), seen 2026-12-04: Gemma4 (Gemma4ForCausalLM and Gemma4ForConditionalGeneration) with --pp-size 2 crashed at start-up with "AssertionError: Pipeline Parallel is not compatible with this model": the runner gates PP on the model's forward() declaring pp_proxy_tensors, and neither Gemma4 entry did. A PP 2 server of the 26B checkpoint; sizes are stand-ins.
+python3 -m sglang.launch_server --model-path google/gemma-4-26b-it --pp-size 2 --host 0.0.0.0 --port 30000

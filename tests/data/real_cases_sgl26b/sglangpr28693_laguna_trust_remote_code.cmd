@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/28693 (2026-06-19, merged), seen 2026-12-04: poolside/Laguna-XS.2 ships custom config and modeling code; without --trust-remote-code the server fails to load it, so the cookbook's commands failed as written (the PR adds the flag and registers SGLang's LagunaConfig). The cookbook's kind of command without the flag; sizes are stand-ins.
+python3 -m sglang.launch_server --model-path poolside/Laguna-XS.2 --tp 1 --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/34173 (2026-08-09, merged), seen 2026-12-04: --performance-mode speed turned torch.compile on for every diffusion pipeline that did not opt out, and 12 of 17 presets got slower on H100 (qwen-image +14.8%, flux2-klein +612%); the PR makes compile opt-in, keeping an explicit --enable-torch-compile. A Qwen-Image server in speed mode; the port and GPU count are stand-ins.
+sglang serve --model-path Qwen/Qwen-Image --performance-mode speed --num-gpus 1 --port 30010
