@@ -478,13 +478,15 @@ def match_text(
         key = (m.site.framework, m.site.file, m.site.function)
         gaps[key] = min(gaps.get(key, m.skipped), m.skipped)
     # a short template matched whole ("method {method} not supported", 18 characters, its placeholder
-    # swallowing "mxfp4 is") does not outrank a partial match of twice its characters: the longer message
-    # holds its words and more of the text ("The quantization method mxfp4 is not supported for the current
-    # GPU", vllm#22288)
+    # swallowing "mxfp4 is") does not outrank a partial match of twice its characters, when that one is long
+    # enough to say where on its own (twice SHORT_WHOLE): the longer message holds its words and more of the
+    # text ("The quantization method mxfp4 is not supported for the current GPU", 51, vllm#22288); a partial
+    # of 25 ("See stack trace for root cause") against "Exception: {e}" (9) decides nothing (vllm#39685)
     longest = max((m.specificity for m in out if m.how == "partial"), default=0)
 
     def whole(m: Match) -> bool:
-        return m.how == "full" and not (m.specificity < SHORT_WHOLE and longest >= 2 * m.specificity)
+        short = m.specificity < SHORT_WHOLE
+        return m.how == "full" and not (short and longest >= max(2 * m.specificity, 2 * SHORT_WHOLE))
 
     out.sort(
         key=lambda m: (
