@@ -71,12 +71,19 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
     if m is None:
         # the message without argparse's "argument --x:" (spark-vllm-docker#163 retold it so): the value
         # alone, when it shows how it is broken JSON (its keys without their double quotes)
-        from argtrace.layers.parser.json_values import json_value_fix
+        from argtrace.layers.parser.json_values import bare_keys_json, json_value_fix
 
         bare = re.search(r"\bValue ([\[{].*?) cannot be converted to <function(?: (\w+))?", text)
         if bare is None or bare.group(2) not in (None, "loads"):
             return None
-        how = json_value_fix(bare.group(1))
+        meant = bare_keys_json(bare.group(1))
+        how = json_value_fix(bare.group(1)) or (
+            "its keys have no double quotes, which JSON needs around keys and strings: the server must "
+            f"receive {meant}, in single quotes on a shell's command line (a launcher or wrapper that "
+            "re-quotes the arguments can remove them on the way)"
+            if meant
+            else None
+        )
         return (
             f"the flag's value is read with json.loads, which refused {bare.group(1)!r}: {how}"
             if how

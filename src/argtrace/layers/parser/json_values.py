@@ -333,15 +333,6 @@ def json_value_fix(text: str, message: str = "") -> str | None:
             "shell removes only the quotes written on the command line, not those written twice or produced "
             "by an expansion such as $(printf ...) or a variable)"
         )
-    bare = _bare_keys(value)
-    if bare is not None:
-        # `{method: mtp, num_speculative_tokens: 1}`: JSON whose double quotes were never written or were
-        # removed on the way (spark-vllm-docker#163: a launcher re-quoting the arguments)
-        return (
-            "its keys have no double quotes, which JSON needs around keys and strings: the server must "
-            f"receive {bare}, in single quotes on a shell's command line (a launcher or wrapper that "
-            "re-quotes the arguments can remove them on the way)"
-        )
     if value.startswith("{{") and value.endswith("}}"):
         # a template's escaped braces (Python format strings, Jinja) that reached the command line as written
         return "write single braces: the doubled braces are a template's escape that reached the command line"
@@ -368,9 +359,11 @@ _BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)(\s*:)")
 _BARE_WORD = re.compile(r"(:\s*)([A-Za-z_][\w.-]*)(\s*[,}])")
 
 
-def _bare_keys(value: str) -> str | None:
-    """The JSON object a ``{key: value, ...}`` written without double quotes means (its keys and word
-    values quoted; true, false and null kept), or None when the value is not such an object."""
+def bare_keys_json(value: str) -> str | None:
+    """The JSON object a ``{key: value, ...}`` without double quotes means (its keys and word values quoted;
+    true, false and null kept), or None when the value is not such an object. ``check`` knows what the
+    script wrote (PA011's own fix, single quotes, stands there); ``why`` sees only what reached the server
+    (why_fixes.converter_fix)."""
     if not (value.startswith("{") and value.endswith("}")) or '"' in value or "'" in value:
         return None
     if _BARE_KEY.search(value) is None:
