@@ -26,6 +26,7 @@ from argtrace.commands.why_fixes import (
     registry_fix,
     replacement_fix,
     request_fields,
+    request_length_note,
 )
 from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_release import framework_of_text, preferred_release
@@ -149,7 +150,8 @@ def _avoid(group: Mapping[str, Any]) -> str:
             "logged before it (read the whole log: argtrace log LOG)"
         )
     if cond:
-        return f"make the condition false ({cond}){change}"
+        note = request_length_note(str(group["message"]))
+        return f"make the condition false ({cond}){change}{note}"
     if flags:
         return f"{what} unconditionally in {group['function']}{change}"
     asked = request_fields(group)
@@ -273,6 +275,10 @@ def _groups_shown(groups: list[dict[str, Any]]) -> list[dict[str, Any]]:
 _DEVICE = re.compile(
     r"device_capability|compute_capability|is_device_capability|\bis_(?:cuda|rocm|xpu|cpu|hip|tpu)\b"
     r"|current_platform|torch\.cuda\.|torch\.version\.(?:cuda|hip)"
+    # the device's capability against the minimum a quantization method needs (vLLM's
+    # _get_quantization_config: capability_tuple = current_platform.get_device_capability(), then
+    # `capability < quant_config.get_min_capability()`; vllm#22288's MXFP4 on SM75)
+    r"|\bget_min_capability\(\)|\bcapability_tuple\b"
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
 # a library message's own way out (transformers: "You can update Transformers with the command `pip install

@@ -31,7 +31,13 @@ from typing import Any
 # pasted 117 KB run of letters took re.search over 120 s before (every start, every backtrack; probe of s13).
 _CALLEE = r"(?<![\w.])(?P<callee>[A-Za-z_][\w.]*+)\(\)"
 CALL_FORMS = (
-    ("unexpected keyword", _CALLEE + r" got an unexpected keyword argument '(?P<arg>[^'\s]+)'"),
+    # also as a report's title retells it, without "an" or "argument" (ms-swift#4202:
+    # "EngineArgs.__init__() got unexpected keyword 'worker_extension_cls'"); SGLang's own "got unexpected
+    # keyword argument(s)" has no quoted name after it
+    (
+        "unexpected keyword",
+        _CALLEE + r" got (?:an )?unexpected keyword(?: argument)? '(?P<arg>[^'\s]+)'",
+    ),
     (
         "missing argument",
         _CALLEE + r" missing \d+ required (?:positional|keyword-only) arguments?: '(?P<arg>\w+)'",

@@ -100,8 +100,34 @@ FOREIGN_WORDINGS = (
         "Triton's compiler: the ptxas its release bundles does not know this GPU's architecture (a Triton or "
         "image built for it, or TRITON_PTXAS_PATH pointing at a newer CUDA toolkit's ptxas; no server "
         "setting)",
-        r"Internal Triton PTX codegen error|ptxas fatal\s*: Value 'sm_\w+' is not defined",
+        # ptxas's own words, also pasted without its "ptxas fatal :" prefix (cosmos-reason2#30)
+        r"Internal Triton PTX codegen error|ptxas fatal\s*: Value 'sm_\w+' is not defined"
+        r"|Value 'sm_\w+' is not defined for option 'gpu-name'",
         "https://github.com/vllm-project/vllm/issues/29469",
+    ),
+    Wording(
+        # DeepGEMM's csrc/apis/*.hpp dispatch on the device's arch major (DG_HOST_UNREACHABLE("Unsupported
+        # architecture")): the hyper-connection pre-norm GEMM and the paged MQA logits of DeepSeek-V4 had SM90
+        # and SM100 kernels only (deepseek-ai/DeepGEMM#317); SGLang reaches it through TVM's FFI
+        # (tvm.error.InternalError), vLLM through its bundled build (.deps/deepgemm-src)
+        "DeepGEMM's kernels (the build inside the server or image): it has no kernel for this GPU's "
+        "architecture (its DeepSeek-V4 hyper-connection and MQA-logits kernels were built for SM90/SM100 "
+        "only; SM120/SM121 and older GPUs lack them): a DeepGEMM, server or image built with kernels for "
+        "this GPU, or another GPU; no server setting makes the kernel exist",
+        r"(?i)deep_?gemm[\w./-]*:\d+\):?\s*Unsupported architecture",
+        "https://github.com/sgl-project/sglang/issues/25877",
+    ),
+    Wording(
+        # c10's TORCH_INTERNAL_ASSERT ("... INTERNAL ASSERT FAILED at FILE:LINE, please report a bug to
+        # PyTorch"): a state torch's own code must never reach; verl#705: SGLang 0.4.5's pt_weights_iterator
+        # called torch.cuda.empty_cache() while a CUDA graph was being captured (removed in 0.4.6, sglang
+        # PR#5151)
+        "PyTorch's internal assert (TORCH_INTERNAL_ASSERT): a state PyTorch's own code must never reach, "
+        "reached because code called it at a moment it does not allow (torch.cuda.empty_cache() during CUDA "
+        "graph capture) or by a bug of PyTorch; no server setting is checked there: the server or torch "
+        "release that fixes the call",
+        r"\bINTERNAL ASSERT FAILED\b",
+        "https://github.com/verl-project/verl/issues/705",
     ),
     Wording(
         "FlashInfer's JIT: it found no GPU architecture it can build for (also an SM 12.x GPU with a CUDA "
@@ -362,6 +388,9 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     amid = words_amid(text, first)
     if amid is not None and not other:
         signs.append(amid.sign())
+    cased = case_differs(text, first)
+    if cased is not None:
+        signs.append(f"the text writes the site's words {cased[1]!r} as {cased[0]!r}: retold, not printed")
     # two signs against a site outweigh up to twice the characters one sign does: only some of its words
     # and a class it does not raise (vllm#34641's "RuntimeError: MXFP4 quantization is not supported on
     # gfx942" against SGLang's NotImplementedError "MXFP4 quantization for MoE is only supported on AMD
@@ -537,6 +566,32 @@ def words_amid(text: str, site: Mapping[str, Any]) -> Amid | None:
     if left is None and right is None:
         return None  # the run sits among the site's own words: the text may well be its message
     return Amid(" ".join(w.group(0) for w in words[i:j]), left, right)
+
+
+def case_differs(text: str, site: Mapping[str, Any]) -> tuple[str, str] | None:
+    """(the text's spelling, the site's) of the longest run of two or more of a partially matched site's
+    literal words that the text holds only in another letter case: a program prints its message as written,
+    so "flashinfer gdn backend" in a report's title is the reporter's words, not SGLang's "FlashInfer GDN
+    backend requires CUDA" (vllm#38916, 20 characters matched without regard to case). None for a full
+    match, or when the longest such run occurs as the site writes it."""
+    if site.get("how") != "partial":
+        return None
+    lowered = [t.group(0).lower() for t in _WORD.finditer(text)]
+    tokens = [t.group(0) for t in _WORD.finditer(text)]
+    best: tuple[int, str, str] | None = None
+    for piece in _PLACEHOLDER.split(str(site.get("message") or "")):
+        plain = [w.group(0) for w in _WORD.finditer(piece)]
+        for i in range(len(plain) - 1):
+            for j in range(len(plain), i + 1, -1):
+                if best is not None and j - i <= best[0]:
+                    break
+                at = _find_run(lowered, [w.lower() for w in plain[i:j]])
+                if at is not None:
+                    best = (j - i, " ".join(tokens[at : at + j - i]), " ".join(plain[i:j]))
+                    break
+    if best is None or _find_run(tokens, best[2].split()) is not None or best[1] == best[2]:
+        return None
+    return best[1], best[2]
 
 
 def _same_sentence(first: re.Match[str], second: re.Match[str]) -> bool:

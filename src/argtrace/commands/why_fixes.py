@@ -69,7 +69,26 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
         r"argument (--[\w-]+)(?:/-\w+)?: Value (.+?) cannot be converted to <function(?: (\w+))?", text
     )
     if m is None:
-        return None
+        # the message without argparse's "argument --x:" (spark-vllm-docker#163 retold it so): the value
+        # alone, when it shows how it is broken JSON (its keys without their double quotes)
+        from argtrace.layers.parser.json_values import bare_keys_json, json_value_fix
+
+        bare = re.search(r"\bValue ([\[{].*?) cannot be converted to <function(?: (\w+))?", text)
+        if bare is None or bare.group(2) not in (None, "loads"):
+            return None
+        meant = bare_keys_json(bare.group(1))
+        how = json_value_fix(bare.group(1)) or (
+            "its keys have no double quotes, which JSON needs around keys and strings: the server must "
+            f"receive {meant}, in single quotes on a shell's command line (a launcher or wrapper that "
+            "re-quotes the arguments can remove them on the way)"
+            if meant
+            else None
+        )
+        return (
+            f"the flag's value is read with json.loads, which refused {bare.group(1)!r}: {how}"
+            if how
+            else None
+        )
     said = "the text's <function loads>"
     if m.group(3) is None:
         # the paste stops at "<function" (an issue title, vllm#39687): the converter is the flag's in the
@@ -351,4 +370,25 @@ def replacement_fix(group: Mapping[str, Any], text: str) -> str | None:
     return (
         f"{old} is deprecated in the release that printed this; its message names the replacement: pass "
         f"{flag} with the value {old} held, and unset {old}"
+    )
+
+
+# a request's own length check (vLLM's OpenAIServing._validate_input, SGLang's tokenizer manager): the server
+# started and refused one request
+_REQUEST_LENGTH = re.compile(
+    r"maximum context length is \{|is longer than the model's context length"
+    r"|exceeds the maximum allowed length|exceeds the model's maximum context length"
+)
+
+
+def request_length_note(message: str) -> str:
+    """What a request-length refusal adds to its fix: the request is the other side of the comparison (its
+    prompt plus max_tokens), and a release may report the numbers wrongly (vllm#33418: 0.15's "maximum
+    context length is 3 tokens" for a 2048-token window and a max_tokens of 2045). Empty for other
+    messages."""
+    if not _REQUEST_LENGTH.search(message):
+        return ""
+    return (
+        "; it is one request's check, not the launch's: the server runs, and this request's prompt plus its "
+        "max_tokens do not fit the context length: send a shorter prompt or a lower max_tokens"
     )

@@ -62,6 +62,14 @@ def quoted_condition(text: str) -> tuple[str, str | None, int | None] | None:
             if cond is not None:
                 break
             cond = normalize(",".join(pieces[:n]))
+        words = raw.split()
+        for n in range(len(words) - 1, 2, -1):
+            # a sentence going on after the statement without a comma (vllm PR#44125's "assert token_budget
+            # >= 0 FAILS (bare AssertionError)"): its longest head that is a comparison
+            if cond is not None:
+                break
+            head = normalize(" ".join(words[:n]))
+            cond = head if head is not None and _comparison(head) else None
         if cond is None:
             continue
         before = text[: m.start()].rstrip(" ")

@@ -25,6 +25,7 @@ from argtrace.resolver.message_store import Site, frameworks, is_library, site_i
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
 MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)
+SHORT_WHOLE = 20  # literal characters below which a whole match yields to a partial one twice as long
 MAX_CANDIDATE_SITES = 600  # prefilter survivors scored per framework
 MAX_TEXT = 20_000  # characters of pasted text looked at
 COVERAGE = 0.8
@@ -206,7 +207,10 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
     """Every required literal piece in order (optional ones counted when present), or the whole text
     inside one literal piece (a short, cut-out paste: "Not enough memory")."""
     pieces = _pieces(site.parts)
-    if len(text) >= MIN_SPECIFICITY and any(text in piece for piece, _, _ in pieces):
+    # a cut-out is words of the message: one token (a variable's assignment on a wrapped line of its own,
+    # "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0" of another message's advice, vllm PR#57595) is a name
+    # many messages print, not a paste of this one
+    if len(text) >= MIN_SPECIFICITY and " " in text.strip() and any(text in piece for piece, _, _ in pieces):
         return _alnum(text), 1.0
     required = [p for p in pieces if not p[1]]
     if not required:
@@ -473,12 +477,23 @@ def match_text(
     for m in out:
         key = (m.site.framework, m.site.file, m.site.function)
         gaps[key] = min(gaps.get(key, m.skipped), m.skipped)
+    # a short template matched whole ("method {method} not supported", 18 characters, its placeholder
+    # swallowing "mxfp4 is") does not outrank a partial match of twice its characters, when that one is long
+    # enough to say where on its own (twice SHORT_WHOLE): the longer message holds its words and more of the
+    # text ("The quantization method mxfp4 is not supported for the current GPU", 51, vllm#22288); a partial
+    # of 25 ("See stack trace for root cause") against "Exception: {e}" (9) decides nothing (vllm#39685)
+    longest = max((m.specificity for m in out if m.how == "partial"), default=0)
+
+    def whole(m: Match) -> bool:
+        short = m.specificity < SHORT_WHOLE
+        return m.how == "full" and not (short and longest >= max(2 * m.specificity, 2 * SHORT_WHOLE))
+
     out.sort(
         key=lambda m: (
             bool(prefer)
             and not any(m.site.framework == p.framework and p.version in m.site.at for p in prefer),
             not _framed(m.site, traced),
-            m.how != "full",
+            not whole(m),
             -m.specificity,
             # as specific, a function whose words the text holds without a gap explains it better: the
             # text's own model name against another model's message of the same shape (flashinfer#720)

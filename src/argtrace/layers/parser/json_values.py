@@ -353,3 +353,30 @@ def json_value_fix(text: str, message: str = "") -> str | None:
             "quotes"
         )
     return None
+
+
+_BARE_KEY = re.compile(r"([{,]\s*)([A-Za-z_][\w.-]*)(\s*:)")
+_BARE_WORD = re.compile(r"(:\s*)([A-Za-z_][\w.-]*)(\s*[,}])")
+
+
+def bare_keys_json(value: str) -> str | None:
+    """The JSON object a ``{key: value, ...}`` without double quotes means (its keys and word values quoted;
+    true, false and null kept), or None when the value is not such an object. ``check`` knows what the
+    script wrote (PA011's own fix, single quotes, stands there); ``why`` sees only what reached the server
+    (why_fixes.converter_fix)."""
+    if not (value.startswith("{") and value.endswith("}")) or '"' in value or "'" in value:
+        return None
+    if _BARE_KEY.search(value) is None:
+        return None
+    keyed = _BARE_KEY.sub(r'\1"\2"\3', value)
+
+    def word(m: re.Match[str]) -> str:
+        w = m.group(2)
+        return m.group(0) if w in ("true", "false", "null") else f'{m.group(1)}"{w}"{m.group(3)}'
+
+    quoted = _BARE_WORD.sub(word, keyed)
+    try:
+        json.loads(quoted)
+    except ValueError:
+        return None
+    return quoted
