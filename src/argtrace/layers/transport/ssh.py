@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import shlex
+from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
@@ -31,7 +32,7 @@ from argtrace.layers.transport.words import (
 from argtrace.model import Assumption, Evidence
 
 if TYPE_CHECKING:
-    from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.shell import ScriptSource, ShellResult
 
 
 # What changes the argv when the node's shell splits the joined text again (a glob or `$` quoted locally
@@ -126,6 +127,20 @@ def _ssh(
                 break
     if any(w is None for w in call.remote):
         hop["remote_command"] = None
+        if located is None:
+            return
+        # the node still runs the other words: each unknown one stands as an unquoted variable whose value
+        # is not known (the node's shell splits what arrives), so a server start in them is read
+        unknown: dict[str, tuple[str, str]] = {}
+        parts: list[str] = []
+        for index, word in enumerate(call.remote):
+            if word is None:
+                name = f"__argtrace_local_{index}"
+                raw = raw_remote[index] if raw_remote else "a word"
+                unknown[name] = (raw, f"`{raw}` is computed on this machine and not known statically")
+                word = "$" + name
+            parts.append(word)
+        _analyze_remote(at, host, call, " ".join(parts), ctx, result, unknown=unknown)
         return
     remote_text = " ".join(w for w in call.remote if w is not None)
     hop["remote_command"] = remote_text
@@ -146,7 +161,10 @@ def _analyze_remote(
     result: TransportResult,
     *,
     written: str | None = None,
+    unknown: Mapping[str, tuple[str, str]] | None = None,
 ) -> None:
+    """``unknown``: the placeholders of words computed locally and not known statically (name -> the word
+    as written, why); what the node's analysis says of them names the words as written."""
     from argtrace.layers.shell import ScriptSource, analyze_script
     from argtrace.rules import transport as R
 
@@ -162,9 +180,11 @@ def _analyze_remote(
         arg0="bash",
         run_shellcheck=False,
         cwd=session.cwd,
-        unknown_env=session.unknown,
+        unknown_env={**session.unknown, **{k: why for k, (_raw, why) in (unknown or {}).items()}},
         cwd_unknown=session.cwd is None,
     )
+    if unknown:
+        remote = _as_written_words(remote, {"$" + k: raw for k, (raw, _why) in unknown.items()})
     # the node's view of the command, its hazards and its servers
     result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))
     flags = _flag_values(written) if written is not None and written != remote_text else {}
@@ -230,3 +250,34 @@ def _analyze_remote(
         ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
+
+
+def _as_written_words(remote: ShellResult, written: Mapping[str, str]) -> ShellResult:
+    """``remote`` with each placeholder of a locally computed word (``$__argtrace_local_N``) named as the
+    user wrote the word, in its findings' texts and its servers' words."""
+
+    def named(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for placeholder, raw in written.items():
+            text = text.replace(placeholder, raw)
+        return text
+
+    findings = [
+        replace(
+            f,
+            message=named(f.message) or f.message,
+            evidence=tuple(replace(e, text=named(e.text) or e.text) for e in f.evidence),
+        )
+        for f in remote.findings
+    ]
+    servers = [
+        replace(
+            server,
+            argv=tuple(
+                replace(w, origin=replace(w.origin, expansion=named(w.origin.expansion))) for w in server.argv
+            ),
+        )
+        for server in remote.servers
+    ]
+    return replace(remote, findings=findings, servers=servers)
