@@ -243,3 +243,27 @@ def _resolution_cache(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None
         os.environ.pop("ARGTRACE_RESOLUTION_CACHE", None)
     else:
         os.environ["ARGTRACE_RESOLUTION_CACHE"] = old
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules in the order pytest-xdist hands them out (scripts/test runs ``--dist loadscope
+    --no-loadscope-reorder``): first those with tests marked ``frameworks`` or ``slow`` (resolutions,
+    installs, console-script benches: tens of seconds to minutes each), most such tests first, then the
+    rest by their number of tests, most first (xdist's own reorder). xdist's reorder alone put the slow
+    modules with few tests (``ci/test_distribution.py``, ``test_why_lookup_bench.py``, the resolver hosts'
+    and schema modules) last, where the one worker still running one leaves the other idle. A module's
+    own tests keep their order (tests/memory/test_framework_sizing.py runs in its resolver hosts' order)."""
+    heavy: dict[str, int] = {}
+    count: dict[str, int] = {}
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        module = item.nodeid.split("::", 1)[0]
+        first.setdefault(module, index)
+        count[module] = count.get(module, 0) + 1
+        if item.get_closest_marker("frameworks") or item.get_closest_marker("slow"):
+            heavy[module] = heavy.get(module, 0) + 1
+
+    def rank(module: str) -> tuple[int, int, int]:
+        return (-heavy.get(module, 0), -count[module], first[module])
+
+    items.sort(key=lambda item: rank(item.nodeid.split("::", 1)[0]))

@@ -260,19 +260,14 @@ def test_sglang_0_5_10_extra_buffer_resolves_and_eagle_caps_running_requests() -
 @needs("sglang", "0.5.10.post1")
 def test_recorded_values_equal_the_launchers_server_args_line() -> None:
     """Cross-check: every field the recorder resolved equals what the framework's own
-    ``server_args=ServerArgs(...)`` log line prints for the same argv."""
+    ``server_args=ServerArgs(...)`` log line prints for the same argv. Run by the target and in the
+    environment ``check --gpu h100`` gives the recorder, so the host the checks above started serves it."""
     from argtrace.layers.log.pyrepr import parse_record
+    from tests.test_startup_steps import check_resolver_env
 
-    manifest = environments.find_environment("sglang", "0.5.10.post1")
-    assert manifest is not None
-    target = layer.ResolverTarget(str(environments.env_python(Path(manifest.path))), "test")
-    from argtrace.gpus import parse_gpu_spec
-    from argtrace.resolver.fake_gpu import fake_gpu_env
-
-    env = environments.runtime_env_for(
-        {"PATH": "/usr/bin:/bin", "HOME": "/root"},
-        {"ARGTRACE_FAKE_GPU": fake_gpu_env(parse_gpu_spec("h100"))},
-    )
+    target = layer.find_target("sglang", "0.5.10.post1", None)
+    assert target is not None and target.env_path is not None
+    env = check_resolver_env("h100")
     argv = [*SG.split()[3:], "--mamba-scheduler-strategy", "extra_buffer"]
     argv[argv.index("/workspace/models/Qwen3.6-27B")] = str(MODEL)
     status, data, tail = layer.run_recorder(target, {"framework": "sglang", "argv": argv}, env)

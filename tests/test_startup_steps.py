@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
 import sys
 from functools import cache
 from pathlib import Path
@@ -502,20 +503,35 @@ def test_sglang_0_5_10_nested_override_replaces_the_text_config() -> None:
     assert "RS001" in codes(report)
 
 
-def _cross_check(version: str, argv: list[str]) -> dict[str, Any]:
-    """The recorder's effective values against the ``server_args=`` line the launcher logs for the same
-    argv, which it logs after check_server_args: the start-up steps change nothing it prints."""
+def check_resolver_env(gpu: str) -> dict[str, str]:
+    """The environment ``check --gpu GPU`` runs the resolver with for a launch that sets no variable: the
+    caller's, as the shell layer passes it on to the server, through ``launch_env_for_resolver`` (the
+    resolution layer's steps). A cross-check run in it is served by the resolver host the checks of the
+    same release and GPU started (resolver/hosts.py serves only an equal environment), where a fresh
+    process imported the framework again (8-10 s of CPU)."""
     from argtrace.gpus import parse_gpu_spec
-    from argtrace.layers.log.pyrepr import parse_record
+    from argtrace.layers.shell import analyze_script
+    from argtrace.layers.shell.result import ScriptSource
     from argtrace.resolver.fake_gpu import fake_gpu_env
 
-    manifest = environments.find_environment("sglang", version)
-    assert manifest is not None
-    target = layer.ResolverTarget(str(environments.env_python(Path(manifest.path))), "test")
-    env = environments.runtime_env_for(
-        {"PATH": "/usr/bin:/bin", "HOME": "/root"},
-        {"ARGTRACE_FAKE_GPU": fake_gpu_env(parse_gpu_spec("h100"))},
+    launch = ScriptSource("<-c>", b"python3 -m sglang.launch_server", None)
+    (server,) = analyze_script(launch, [], os.environ, run_shellcheck=False).servers
+    launch_env = {k: v.value for k, v in server.env.items() if v.value is not None}
+    return environments.runtime_env_for(
+        environments.launch_env_for_resolver(launch_env),
+        {"ARGTRACE_FAKE_GPU": fake_gpu_env(parse_gpu_spec(gpu))},
     )
+
+
+def _cross_check(version: str, argv: list[str]) -> dict[str, Any]:
+    """The recorder's effective values against the ``server_args=`` line the launcher logs for the same
+    argv, which it logs after check_server_args: the start-up steps change nothing it prints. Run by the
+    target and in the environment ``check --gpu h100`` gives the recorder (:func:`check_resolver_env`)."""
+    from argtrace.layers.log.pyrepr import parse_record
+
+    target = layer.find_target("sglang", version, None)
+    assert target is not None and target.env_path is not None
+    env = check_resolver_env("h100")
     status, data, tail = layer.run_recorder(target, {"framework": "sglang", "argv": argv}, env)
     assert status == "ok" and data is not None and data["status"] == "ok", tail
     # 0.5.10.post1 has no parser auto-detection (resolve_auto_parsers), 0.5.23 runs it

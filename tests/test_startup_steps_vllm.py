@@ -98,29 +98,48 @@ def test_rs023_uses_vllms_own_sampling_defaults(tmp_path: Path) -> None:
 @pytest.mark.frameworks
 @needs("vllm", "0.33.0")
 def test_fake_device_count_follows_cuda_visible_devices() -> None:
-    """torch's own CUDA_VISIBLE_DEVICES parsing over the fake NVML, as vLLM counts GPUs."""
+    """torch's own CUDA_VISIBLE_DEVICES parsing over the fake NVML, as vLLM counts GPUs.
+
+    One interpreter imports torch and vLLM (8 s of CPU; a process per value took five imports) and forks a
+    child per value, which sets the variable before its first count (torch and vLLM read it at each count,
+    never at import). The interpreter itself starts with ``2,9,1``: that value's child counts it as a
+    launch's environment gives it at start; the others replace or remove it."""
     from argtrace.gpus import parse_gpu_spec
     from argtrace.resolver.fake_gpu import fake_gpu_env
 
     manifest = environments.find_environment("vllm", "0.33.0")
     assert manifest is not None
     python = str(environments.env_python(Path(manifest.path)))
+    values = [None, "0,1", "2,9,1", "", "GPU-argtrace-fake-0003"]
     probe = (
-        "import torch, json\n"
+        "import json, os, sys\n"
+        "import torch\n"
         "import vllm.platforms.cuda as c\n"
-        "print(json.dumps([torch.cuda.device_count(), c._cuda_device_count_stateless(None)]))\n"
+        "assert os.environ['CUDA_VISIBLE_DEVICES'] == '2,9,1'\n"
+        f"for visible in {values!r}:\n"
+        "    sys.stdout.flush()\n"
+        "    pid = os.fork()\n"
+        "    if pid == 0:\n"
+        "        if visible is None:\n"
+        "            del os.environ['CUDA_VISIBLE_DEVICES']\n"
+        "        else:\n"
+        "            os.environ['CUDA_VISIBLE_DEVICES'] = visible\n"
+        "        counts = [torch.cuda.device_count(), c._cuda_device_count_stateless(None)]\n"
+        "        print(json.dumps([visible, counts]), flush=True)\n"
+        "        os._exit(0)\n"
+        "    assert os.waitpid(pid, 0)[1] == 0\n"
     )
+    extra = {"ARGTRACE_FAKE_GPU": fake_gpu_env(parse_gpu_spec("h100x4")), "CUDA_VISIBLE_DEVICES": "2,9,1"}
+    env = environments.runtime_env_for({"PATH": "/usr/bin:/bin", "HOME": "/root"}, extra)
+    done = subprocess.run(
+        [python, "-c", probe], env=env, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
     seen = {}
-    for visible in (None, "0,1", "2,9,1", "", "GPU-argtrace-fake-0003"):
-        extra = {"ARGTRACE_FAKE_GPU": fake_gpu_env(parse_gpu_spec("h100x4"))}
-        if visible is not None:
-            extra["CUDA_VISIBLE_DEVICES"] = visible
-        env = environments.runtime_env_for({"PATH": "/usr/bin:/bin", "HOME": "/root"}, extra)
-        done = subprocess.run(
-            [python, "-c", probe], env=env, capture_output=True, text=True, timeout=300, check=False
-        )
-        assert done.returncode == 0, done.stderr[-2000:]
-        seen[visible] = json.loads(done.stdout.strip().splitlines()[-1])
+    for line in done.stdout.splitlines():
+        if line.startswith("["):
+            visible, counts = json.loads(line)
+            seen[visible] = counts
     assert seen == {
         None: [4, 4],
         "0,1": [2, 2],
