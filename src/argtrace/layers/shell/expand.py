@@ -841,14 +841,18 @@ class Expander(Params):
             )
         return result
 
+    def _arith_index(self, index: str) -> int | None:
+        """An indexed array's subscript, evaluated as arithmetic (None: not known statically)."""
+        expanded = self.expand_arith_text(index)
+        try:
+            return self.arith(expanded) if expanded is not None else None
+        except ArithError:
+            return None
+
     def _get_element(self, name: str, index: str, at: str) -> tuple[str, str | None, str | None]:
         if name == "FUNCNAME":
             stack = self.funcname_stack()
-            text = self.expand_arith_text(index)
-            try:
-                i: int | None = self.arith(text) if text is not None else None
-            except ArithError:
-                i = None
+            i = self._arith_index(index)
             if i is None:
                 return "unknown", None, "the array index is not known statically"
             return ("set", stack[i], None) if -len(stack) <= i < len(stack) else ("unset", None, None)
@@ -870,11 +874,7 @@ class Expander(Params):
                 return "unknown", None, "the array index is not known statically"
             items = dict(v.array or ())
             return ("set", items[key], None) if key in items else ("unset", None, None)
-        expanded = self.expand_arith_text(index)
-        try:
-            idx: int | None = self.arith(expanded) if expanded is not None else None
-        except ArithError:
-            idx = None
+        idx = self._arith_index(index)
         if idx is None:
             return "unknown", None, "the array index is not known statically"
         items = dict(v.array) if v.array is not None else {0: v.value}
