@@ -90,3 +90,48 @@ def test_dash_really_runs_double_brackets_as_a_command_not_found() -> None:
     done = subprocess.run(["dash", "-c", "[[ 1 == 1 ]]"], capture_output=True, text=True, timeout=10)
     assert done.returncode == 127
     assert "[[: not found" in done.stderr
+
+
+_MANIFEST = """apiVersion: apps/v1
+kind: Deployment
+metadata: {{name: v}}
+spec:
+  template:
+    spec:
+      containers:
+      - name: v
+        image: vllm/vllm-openai:v0.10.2
+        command: ["/bin/sh", "-c"]
+        args:
+        - |
+          {test}
+          vllm serve Qwen/Qwen3-8B --max-model-len 4096 $EXTRA
+"""
+
+
+@pytest.mark.skipif(shutil.which("shellcheck") is None, reason="shellcheck is part of the test install")
+def test_a_containers_sh_c_script_with_bash_features(tmp_path: Path) -> None:
+    (tmp_path / "deploy.yaml").write_text(
+        _MANIFEST.format(test='if [[ -n "$TP" ]]; then EXTRA="--tensor-parallel-size $TP"; fi')
+    )
+    out = run_cli(
+        ["check", "--format", "json", "--no-resolve", "--no-cache", str(tmp_path / "deploy.yaml")]
+    ).json
+    label = str(tmp_path / "deploy.yaml")
+    (found,) = [f for f in out["findings"] if f["code"] == "SH052"]
+    assert (found["severity"], found["basis"], found["at"]) == ("warning", "assumed", f"{label}:13")
+    assert found["message"].startswith(
+        "the kubernetes container v's `/bin/sh -c` runs this script but uses bash features (line 13):"
+    )
+    assert found["fix"] == (
+        "Run the script with `bash -c` instead of `/bin/sh -c` (the SGLang and vLLM images have bash)."
+    )
+    assert [e["text"] for e in found["evidence"]] == ["shellcheck SC3010: In POSIX sh, [[ ]] is undefined."]
+    # the POSIX form of the same test: nothing to say
+    (tmp_path / "deploy.yaml").write_text(
+        _MANIFEST.format(test='if [ -n "$TP" ]; then EXTRA="--tensor-parallel-size $TP"; fi')
+    )
+    out = run_cli(
+        ["check", "--format", "json", "--no-resolve", "--no-cache", str(tmp_path / "deploy.yaml")]
+    ).json
+    assert not [f for f in out["findings"] if f["code"] == "SH052"]

@@ -736,7 +736,15 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
     del Rule
     bashisms = [c for c in comments if 3000 <= c.code < 4000] if dialect_of(data) == "sh" else []
     if bashisms:
-        out.append(_bash_features_under_sh(label, lines, bashisms))
+        first = lines[0].decode("utf-8", "replace").rstrip("\r")
+        out.append(
+            _bash_features_under_sh(
+                label,
+                f"{label} starts with `{first}`",
+                bashisms,
+                f"Make the first line of {label} `#!/bin/bash` (or run it with `bash {label}`).",
+            )
+        )
     for c in comments:
         if (c.code, c.line) in covered or (c.code == 1017 and any(f.code == "SH002" for f in own)):
             continue
@@ -761,10 +769,29 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
     return out
 
 
-def _bash_features_under_sh(label: str, lines: list[bytes], bashisms: list[Any]) -> Finding:
-    """SH052: one finding for every bash feature shellcheck finds in a script its first line gives to sh,
-    each shellcheck comment its evidence, and the first line changed to ``#!/bin/bash`` as the fix."""
-    first = lines[0].decode("utf-8", "replace").rstrip("\r")
+def sh_script_bash_features(label: str, data: bytes, runner: str, fix: str) -> Finding | None:
+    """SH052 for a script string a container gives to sh (``sh -c STRING``; ``runner`` says so), when
+    shellcheck, reading it as sh, finds bash features in it; None otherwise (or without shellcheck)."""
+    from argtrace.layers.shell.shellcheck import run_shellcheck
+
+    comments, _why = run_shellcheck(data, dialect="sh")
+    bashisms = [c for c in comments or () if 3000 <= c.code < 4000]
+    if not bashisms:
+        return None
+    return _bash_features_under_sh(
+        label,
+        f"{runner} runs this script",
+        bashisms,
+        fix,
+        at_first_feature=True,
+    )
+
+
+def _bash_features_under_sh(
+    label: str, subject: str, bashisms: list[Any], fix: str, at_first_feature: bool = False
+) -> Finding:
+    """SH052: one finding for every bash feature shellcheck finds in a script sh runs, each shellcheck
+    comment its evidence."""
     shown = sorted({c.line for c in bashisms})
     places = ", ".join(f"line {n}" for n in shown[:6]) + (
         f" and {len(shown) - 6} more" if len(shown) > 6 else ""
@@ -774,10 +801,10 @@ def _bash_features_under_sh(label: str, lines: list[bytes], bashisms: list[Any])
         at = f"{label}:{c.line}:{c.column}"
         evidence.append(Evidence("shell", at, f"shellcheck SC{c.code}: {c.message}"))
     return R.SH052.finding(
-        f"{label} starts with `{first}` but uses bash features ({places}): where sh is dash (Debian, Ubuntu, "
-        "and the SGLang and vLLM images built on them) they fail or mean something else, and the values "
-        "argtrace reads from them follow bash",
-        at=f"{label}:1",
+        f"{subject} but uses bash features ({places}): where sh is dash (Debian, Ubuntu, and the SGLang and "
+        "vLLM images built on them) they fail or mean something else, and the values argtrace reads from "
+        "them follow bash",
+        at=f"{label}:{shown[0] if at_first_feature else 1}",
         evidence=evidence,
-        fix=f"Make the first line `#!/bin/bash` (or run the script with `bash {label}`).",
+        fix=fix,
     )

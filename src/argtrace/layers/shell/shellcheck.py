@@ -178,14 +178,15 @@ def _comments(payload: object) -> list[ScComment] | None:
         return None
 
 
-def run_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
-    """(comments, None) on success, (None, why) when shellcheck could not give an opinion."""
+def run_shellcheck(data: bytes, timeout: float = TIMEOUT, dialect: str | None = None) -> Outcome:
+    """(comments, None) on success, (None, why) when shellcheck could not give an opinion. ``dialect``:
+    the shell that runs the text when its first line does not say (a container's ``sh -c`` string)."""
     exe = find_shellcheck()
     if exe is None:
         return None, "shellcheck is not installed"
     try:
         proc = subprocess.run(
-            _limited([exe, *options(dialect_of(data))]),
+            _limited([exe, *options(dialect or dialect_of(data))]),
             input=data,
             capture_output=True,
             timeout=timeout,

@@ -376,6 +376,18 @@ def _container_servers(
                 unknown_env=unknown,
             )
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
+            if _basename(argv[0]) in ("sh", "dash") and shell.servers:
+                from argtrace.layers.shell.analysis import sh_script_bash_features
+
+                features = sh_script_bash_features(
+                    label,
+                    data,
+                    f"the {expansion}'s `{argv[0]} {argv[i]}`",
+                    f"Run the script with `bash {argv[i]}` instead of `{argv[0]} {argv[i]}` (the SGLang and "
+                    "vLLM images have bash).",
+                )
+                if features is not None:
+                    result.findings.append(features)
             for inner in shell.servers:
                 # Variables the shell could not be given (unknown: the image's PATH) stay unknown, not unset.
                 missing = {
