@@ -637,3 +637,57 @@ def test_the_release_is_decided_and_argparse_run_once_for_a_one_server_check(
     result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "-c", command])
     assert result.status == 0
     assert calls == ["decide", "parse"]
+
+
+def test_rule_and_example_init_take_the_dataclass_fields_with_their_defaults() -> None:
+    # Rule and Example fill their frozen __dict__ in one update (cold26); the hand-written __init__ must
+    # stay the dataclass's: the same fields in the same order, the same defaults, still frozen.
+    import dataclasses
+    import inspect
+
+    from argtrace.rules import Example, Rule
+
+    for cls in (Rule, Example):
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        for p, f in zip(params, fields, strict=True):
+            if f.default is not dataclasses.MISSING:
+                assert p.default == f.default, f.name
+            elif f.default_factory is not dataclasses.MISSING:
+                assert p.default is None, f.name  # None stands for a fresh default_factory() value
+            else:
+                assert p.default is inspect.Parameter.empty, f.name
+    example = Example(("check", "x.sh"))
+    assert example == Example(argv=("check", "x.sh"), files={}, needs=(), generate=None, summary=None)
+    assert example.files == {} and example.files is not Example(("check", "x.sh")).files
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        example.argv = ()  # type: ignore[misc]
+    with pytest.raises(ValueError, match="a generated example has no literal files"):
+        Example(("check", "x.sh"), files={"x.sh": ""}, generate=dict, summary="s")
+    rule = Rule("SH999", "shell", "error", "t", "r", "f", example)
+    assert dataclasses.replace(rule, basis="observed") == Rule(
+        code="SH999",
+        layer="shell",
+        severity="error",
+        title="t",
+        rationale="r",
+        fix="f",
+        example=example,
+        basis="observed",
+    )
+
+
+def test_an_entry_points_flag_positions_read_one_option_at_a_time_equal_the_index() -> None:
+    # EntryPoint.flags expands an option string's runs when it is asked for (cold26), not all ~500 at
+    # once: every option string of every entry point gives the positions its runs list.
+    from argtrace.frameworks.entrypoints import _index, entrypoint
+
+    for name, raw in _index()["entrypoints"].items():
+        ep = entrypoint(name)
+        assert ep is not None
+        assert len(ep.flags) == len(raw["flags"]) and list(ep.flags) == list(raw["flags"])
+        for flag, runs in raw["flags"].items():
+            assert ep.flags[flag] == tuple(p for first, n in runs for p in range(first, first + n))
+        assert ep.flags.get("--no-such-flag-anywhere") is None
+        assert "--no-such-flag-anywhere" not in ep.flags
