@@ -691,3 +691,20 @@ def test_an_entry_points_flag_positions_read_one_option_at_a_time_equal_the_inde
             assert ep.flags[flag] == tuple(p for first, n in runs for p in range(first, first + n))
         assert ep.flags.get("--no-such-flag-anywhere") is None
         assert "--no-such-flag-anywhere" not in ep.flags
+
+
+def test_all_defaults_are_kept_per_schema_and_every_call_gets_its_own_dict() -> None:
+    # kept in the schema instance (cold26): the same defaults as reading every option again, a new dict
+    # each call (callers add to it), and another schema of the release keeps its own.
+    from dataclasses import replace
+
+    from argtrace.frameworks.schema import load_schema
+    from argtrace.layers.parser import _all_defaults, all_defaults
+
+    schema = load_schema("sglang", "0.5.19")
+    first = all_defaults(schema)
+    first["port"] = -1
+    second = all_defaults(schema)
+    assert second == _all_defaults(schema) and second["port"] == 30000 and second is not first
+    other = replace(schema, variant="test")
+    assert "_all_defaults" not in other.__dict__ and all_defaults(other) == second

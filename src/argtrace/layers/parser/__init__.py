@@ -130,7 +130,16 @@ def parse_server_args(
 
 
 def all_defaults(schema: Schema) -> dict[str, Any]:
-    """Every dest of the parser with its default (for ``--all-settings``)."""
+    """Every dest of the parser with its default (for ``--all-settings``); a new dict each call, made from
+    the one kept in the schema instance (a check and its fix re-checks ask about five times for the same
+    ~500 defaults, issue 18)."""
+    kept = schema.__dict__.get("_all_defaults")
+    if kept is None:
+        kept = schema.__dict__["_all_defaults"] = _all_defaults(schema)
+    return dict(kept)
+
+
+def _all_defaults(schema: Schema) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in (*schema.options, *schema.positionals):
         if spec.action in ("help", "version") or spec.dest in out:
