@@ -708,3 +708,13 @@ def test_all_defaults_are_kept_per_schema_and_every_call_gets_its_own_dict() -> 
     assert second == _all_defaults(schema) and second["port"] == 30000 and second is not first
     other = replace(schema, variant="test")
     assert "_all_defaults" not in other.__dict__ and all_defaults(other) == second
+
+
+def test_a_schemas_required_specs_are_its_required_options_and_positionals_in_order() -> None:
+    # every parse reads the kept tuple (cold26) instead of scanning the ~500 specs for `required`
+    from argtrace.frameworks.schema import load_schema
+
+    for framework, version in (("sglang", "0.5.19"), ("vllm", "0.11.0")):
+        schema = load_schema(framework, version)
+        every = (*schema.options, *schema.positionals)
+        assert schema.required_specs == tuple(s for s in every if s.required)
