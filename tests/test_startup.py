@@ -708,6 +708,12 @@ def test_all_defaults_are_kept_per_schema_and_every_call_gets_its_own_dict() -> 
     assert second == _all_defaults(schema) and second["port"] == 30000 and second is not first
     other = replace(schema, variant="test")
     assert "_all_defaults" not in other.__dict__ and all_defaults(other) == second
+    # the multi-node layer's defaults by configuration field, kept the same way
+    from argtrace.servers_together import _field_defaults
+
+    by_field = _field_defaults(schema)
+    by_field["tp_size"] = -1
+    assert _field_defaults(schema) == {schema.field_for_dest(d): v for d, v in second.items()}
 
 
 def test_a_schemas_required_specs_are_its_required_options_and_positionals_in_order() -> None:
