@@ -292,6 +292,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # only a GLOO_SOCKET_IFNAME part is read as an address (layers/socket_ifname.py)
     "urllib.parse",
     "ipaddress",
+    # the example launches SGLang: vLLM's adapter is imported only for a vLLM launch or a converter only it
+    # has (layers/parser/values.py, cold26)
+    "argtrace.frameworks.vllm",
 )
 
 
@@ -389,7 +392,10 @@ def test_a_compose_file_still_imports_what_it_needs() -> None:
             {"argtrace.layers.multinode"},
         ),
         ("python3 -m sglang.launch_server --model-path /m --nnodes 2", {"argtrace.layers.multinode"}),
-        ("vllm serve /m --data-parallel-start-rank 2", {"argtrace.layers.multinode"}),
+        (
+            "vllm serve /m --data-parallel-start-rank 2",
+            {"argtrace.layers.multinode", "argtrace.frameworks.vllm"},
+        ),
         # two starts, and an image tag (Dynamo's runtime images name the engine release)
         (
             "python3 -m sglang.launch_server --model-path /m &\n"

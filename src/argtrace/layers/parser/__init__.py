@@ -92,10 +92,14 @@ def parse_prepared(server: ServerCommand, schema: Schema) -> tuple[PreparedArgv,
     for srv, sch, prepared, outcome in _RECENT:
         if srv is server and sch is schema:
             return prepared, outcome
-    from argtrace.frameworks import sglang, vllm
+    if schema.framework == "sglang":  # only the launched framework's module (vllm.py: 33 KB)
+        from argtrace.frameworks import sglang
 
-    adapter = sglang if schema.framework == "sglang" else vllm
-    prepared = adapter.prepare_argv(server, schema)
+        prepared = sglang.prepare_argv(server, schema)
+    else:
+        from argtrace.frameworks import vllm
+
+        prepared = vllm.prepare_argv(server, schema)
     _bound_words(prepared, server)
     outcome = run_parser(prepared, schema)
     _RECENT.insert(0, (server, schema, prepared, outcome))
