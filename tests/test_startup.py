@@ -295,6 +295,9 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # the example launches SGLang: vLLM's adapter is imported only for a vLLM launch or a converter only it
     # has (layers/parser/values.py, cold26)
     "argtrace.frameworks.vllm",
+    # rule modules none of whose rules fire here: imported where a finding is made (cold26)
+    "argtrace.rules.wrappers",
+    "argtrace.rules.start_values",
 )
 
 
@@ -340,6 +343,9 @@ def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() ->
     # module (layers/hf_cache.py)
     assert "argtrace.layers.resolution" not in modules
     assert "argtrace.resolver.hosts" not in modules
+    # nor the resolution rules: the start-up rules' helpers find nothing here (cold26; a resolving check
+    # says RS004, the resolver is not installed)
+    assert "argtrace.rules.resolution" not in modules
     # nor shutil (with bz2 and lzma; resolver/environments.py needs it): argparse's formatter width comes
     # from static_help.columns (help_format.py), bash and shellcheck are found by localfs.which
     assert not {"shutil", "bz2", "lzma"} & modules
@@ -730,3 +736,15 @@ def test_a_schemas_required_specs_are_its_required_options_and_positionals_in_or
         schema = load_schema(framework, version)
         every = (*schema.options, *schema.positionals)
         assert schema.required_specs == tuple(s for s in every if s.required)
+
+
+def test_a_rules_module_on_first_use_is_the_module_once_a_rule_is_read() -> None:
+    import importlib
+
+    from argtrace.rules import OnFirstUse
+
+    lazy = OnFirstUse("argtrace.rules.resolution")
+    real = importlib.import_module("argtrace.rules.resolution")
+    assert lazy.RS001 is real.RS001 and lazy.__name__ == "argtrace.rules.resolution"
+    with pytest.raises(AttributeError):
+        _ = lazy.NO_SUCH_RULE

@@ -195,11 +195,11 @@ def absent_in(name: str | None, version: str) -> tuple[EntryPoint, str] | None:
 def absent_finding(server: ServerCommand, version: str) -> list[Finding]:
     """PR040 when the launched entry point does not exist in the analysed bundled release (vLLM's demo
     server has its own, with a parser that stops: ``vllm_demo.py``)."""
-    from argtrace.rules.wrappers import PR040
-
     found = absent_in(server.entrypoint, version)
     if found is None:
         return []
+    from argtrace.rules.wrappers import PR040  # here: most launches' entry point exists
+
     ep, why = found
     having = describe_span(ep.framework, ep.releases)
     instead = [
