@@ -292,6 +292,12 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # only a GLOO_SOCKET_IFNAME part is read as an address (layers/socket_ifname.py)
     "urllib.parse",
     "ipaddress",
+    # the example launches SGLang: vLLM's adapter is imported only for a vLLM launch or a converter only it
+    # has (layers/parser/values.py, cold26)
+    "argtrace.frameworks.vllm",
+    # rule modules none of whose rules fire here: imported where a finding is made (cold26)
+    "argtrace.rules.wrappers",
+    "argtrace.rules.start_values",
 )
 
 
@@ -337,6 +343,9 @@ def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() ->
     # module (layers/hf_cache.py)
     assert "argtrace.layers.resolution" not in modules
     assert "argtrace.resolver.hosts" not in modules
+    # nor the resolution rules: the start-up rules' helpers find nothing here (cold26; a resolving check
+    # says RS004, the resolver is not installed)
+    assert "argtrace.rules.resolution" not in modules
     # nor shutil (with bz2 and lzma; resolver/environments.py needs it): argparse's formatter width comes
     # from static_help.columns (help_format.py), bash and shellcheck are found by localfs.which
     assert not {"shutil", "bz2", "lzma"} & modules
@@ -389,7 +398,10 @@ def test_a_compose_file_still_imports_what_it_needs() -> None:
             {"argtrace.layers.multinode"},
         ),
         ("python3 -m sglang.launch_server --model-path /m --nnodes 2", {"argtrace.layers.multinode"}),
-        ("vllm serve /m --data-parallel-start-rank 2", {"argtrace.layers.multinode"}),
+        (
+            "vllm serve /m --data-parallel-start-rank 2",
+            {"argtrace.layers.multinode", "argtrace.frameworks.vllm"},
+        ),
         # two starts, and an image tag (Dynamo's runtime images name the engine release)
         (
             "python3 -m sglang.launch_server --model-path /m &\n"
@@ -637,3 +649,102 @@ def test_the_release_is_decided_and_argparse_run_once_for_a_one_server_check(
     result = run_cli(["check", "--format", "json", "--no-shellcheck", "--no-resolve", "-c", command])
     assert result.status == 0
     assert calls == ["decide", "parse"]
+
+
+def test_rule_and_example_init_take_the_dataclass_fields_with_their_defaults() -> None:
+    # Rule and Example fill their frozen __dict__ in one update (cold26); the hand-written __init__ must
+    # stay the dataclass's: the same fields in the same order, the same defaults, still frozen.
+    import dataclasses
+    import inspect
+
+    from argtrace.rules import Example, Rule
+
+    for cls in (Rule, Example):
+        params = list(inspect.signature(cls.__init__).parameters.values())[1:]
+        fields = dataclasses.fields(cls)
+        assert [p.name for p in params] == [f.name for f in fields]
+        for p, f in zip(params, fields, strict=True):
+            if f.default is not dataclasses.MISSING:
+                assert p.default == f.default, f.name
+            elif f.default_factory is not dataclasses.MISSING:
+                assert p.default is None, f.name  # None stands for a fresh default_factory() value
+            else:
+                assert p.default is inspect.Parameter.empty, f.name
+    example = Example(("check", "x.sh"))
+    assert example == Example(argv=("check", "x.sh"), files={}, needs=(), generate=None, summary=None)
+    assert example.files == {} and example.files is not Example(("check", "x.sh")).files
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        example.argv = ()  # type: ignore[misc]
+    with pytest.raises(ValueError, match="a generated example has no literal files"):
+        Example(("check", "x.sh"), files={"x.sh": ""}, generate=dict, summary="s")
+    rule = Rule("SH999", "shell", "error", "t", "r", "f", example)
+    assert dataclasses.replace(rule, basis="observed") == Rule(
+        code="SH999",
+        layer="shell",
+        severity="error",
+        title="t",
+        rationale="r",
+        fix="f",
+        example=example,
+        basis="observed",
+    )
+
+
+def test_an_entry_points_flag_positions_read_one_option_at_a_time_equal_the_index() -> None:
+    # EntryPoint.flags expands an option string's runs when it is asked for (cold26), not all ~500 at
+    # once: every option string of every entry point gives the positions its runs list.
+    from argtrace.frameworks.entrypoints import _index, entrypoint
+
+    for name, raw in _index()["entrypoints"].items():
+        ep = entrypoint(name)
+        assert ep is not None
+        assert len(ep.flags) == len(raw["flags"]) and list(ep.flags) == list(raw["flags"])
+        for flag, runs in raw["flags"].items():
+            assert ep.flags[flag] == tuple(p for first, n in runs for p in range(first, first + n))
+        assert ep.flags.get("--no-such-flag-anywhere") is None
+        assert "--no-such-flag-anywhere" not in ep.flags
+
+
+def test_all_defaults_are_kept_per_schema_and_every_call_gets_its_own_dict() -> None:
+    # kept in the schema instance (cold26): the same defaults as reading every option again, a new dict
+    # each call (callers add to it), and another schema of the release keeps its own.
+    from dataclasses import replace
+
+    from argtrace.frameworks.schema import load_schema
+    from argtrace.layers.parser import _all_defaults, all_defaults
+
+    schema = load_schema("sglang", "0.5.19")
+    first = all_defaults(schema)
+    first["port"] = -1
+    second = all_defaults(schema)
+    assert second == _all_defaults(schema) and second["port"] == 30000 and second is not first
+    other = replace(schema, variant="test")
+    assert "_all_defaults" not in other.__dict__ and all_defaults(other) == second
+    # the multi-node layer's defaults by configuration field, kept the same way
+    from argtrace.servers_together import _field_defaults
+
+    by_field = _field_defaults(schema)
+    by_field["tp_size"] = -1
+    assert _field_defaults(schema) == {schema.field_for_dest(d): v for d, v in second.items()}
+
+
+def test_a_schemas_required_specs_are_its_required_options_and_positionals_in_order() -> None:
+    # every parse reads the kept tuple (cold26) instead of scanning the ~500 specs for `required`
+    from argtrace.frameworks.schema import load_schema
+
+    for framework, version in (("sglang", "0.5.19"), ("vllm", "0.11.0")):
+        schema = load_schema(framework, version)
+        every = (*schema.options, *schema.positionals)
+        assert schema.required_specs == tuple(s for s in every if s.required)
+
+
+def test_a_rules_module_on_first_use_is_the_module_once_a_rule_is_read() -> None:
+    import importlib
+
+    from argtrace.rules import OnFirstUse
+
+    lazy = OnFirstUse("argtrace.rules.resolution")
+    real = importlib.import_module("argtrace.rules.resolution")
+    assert lazy.RS001 is real.RS001 and lazy.__name__ == "argtrace.rules.resolution"
+    with pytest.raises(AttributeError):
+        _ = lazy.NO_SUCH_RULE

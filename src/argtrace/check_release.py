@@ -211,7 +211,9 @@ def _unknown_release_finding(
 def _known_as_read(index: ReleaseIndex, name: str) -> bool:
     """True when some bundled release knows ``name`` as its parser reads it: vLLM's rewrites an underscore
     spelling or a dotted JSON key into a flag the index knows (frameworks/vllm.py ``option_read_as``)."""
-    from argtrace.frameworks.vllm import NAME, option_read_as
+    if index.framework != "vllm":
+        return False  # (frameworks/vllm.py NAME) SGLang's parser reads a name as written
+    from argtrace.frameworks.vllm import option_read_as
 
     read = option_read_as(name)
-    return index.framework == NAME and read != name and bool(index.releases_knowing_flag(read))
+    return read != name and bool(index.releases_knowing_flag(read))

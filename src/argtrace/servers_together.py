@@ -37,13 +37,24 @@ def allocated_nodes(
     return None, None, False
 
 
+def _field_defaults(schema: Schema) -> dict[str, Any]:
+    """The release's defaults by configuration field; a new dict each call, made from the one kept in the
+    schema instance (every check and fix re-check asks for the same ~500, issue 18)."""
+    kept = schema.__dict__.get("_field_defaults")
+    if kept is None:
+        from argtrace.layers.parser import all_defaults
+
+        names = schema.field_names
+        kept = {names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
+        schema.__dict__["_field_defaults"] = kept
+    return dict(kept)
+
+
 def node_values(schema: Schema, result: LayerResult) -> tuple[dict[str, Any], set[str], dict[str, str]]:
     """A start's values as the multi-node layer reads them (by configuration field: the parser's known value,
     else the release's default; a value unknown statically is left out), the names its argv gives, and
     for each unknown one the shell text it comes from."""
-    from argtrace.layers.parser import all_defaults
-
-    values = {schema.field_names.get(dest, dest): value for dest, value in all_defaults(schema).items()}
+    values = _field_defaults(schema)
     given = set()
     unread: dict[str, str] = {}
     for name, (_, observations) in result.observations.items():

@@ -15,7 +15,7 @@ parser; this module reads it without loading a schema. An entry point not in it 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
@@ -54,6 +54,29 @@ class EntryPoint:
         return self.unknown == "refused"
 
 
+class _Positions(Mapping[str, tuple[int, ...]]):
+    """Option string -> positions in ``releases``, read from the index's runs (``[[first, count], ...]``)
+    one option string at a time: a check asks for a few of an entry point's ~500 (expanding them all was
+    11,000 generator steps of every check, issue 18)."""
+
+    def __init__(self, runs: Mapping[str, Sequence[Sequence[int]]]) -> None:
+        self._runs = runs
+        self._expanded: dict[str, tuple[int, ...]] = {}
+
+    def __getitem__(self, key: str) -> tuple[int, ...]:
+        found = self._expanded.get(key)
+        if found is None:
+            runs = self._runs[key]  # KeyError for an option string the entry point lacks
+            found = self._expanded[key] = tuple(p for first, n in runs for p in range(first, first + n))
+        return found
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._runs)
+
+    def __len__(self) -> int:
+        return len(self._runs)
+
+
 @lru_cache(maxsize=1)
 def _index() -> Mapping[str, Any]:
     path = package_file("frameworks/data/entrypoint_index.json")
@@ -83,10 +106,7 @@ def entrypoint(name: str) -> EntryPoint | None:
         source=str(raw["source"]),
         releases=tuple(raw["releases"]),
         missing=dict(raw.get("missing") or {}),
-        flags={
-            k: tuple(p for first, n in runs for p in range(first, first + n))
-            for k, runs in raw["flags"].items()
-        },
+        flags=_Positions(raw["flags"]),
         option_counts=dict(raw.get("option_counts") or {}),
         models=str(raw.get("models") or ""),
         package=str(raw.get("package") or ""),
@@ -175,11 +195,11 @@ def absent_in(name: str | None, version: str) -> tuple[EntryPoint, str] | None:
 def absent_finding(server: ServerCommand, version: str) -> list[Finding]:
     """PR040 when the launched entry point does not exist in the analysed bundled release (vLLM's demo
     server has its own, with a parser that stops: ``vllm_demo.py``)."""
-    from argtrace.rules.wrappers import PR040
-
     found = absent_in(server.entrypoint, version)
     if found is None:
         return []
+    from argtrace.rules.wrappers import PR040  # here: most launches' entry point exists
+
     ep, why = found
     having = describe_span(ep.framework, ep.releases)
     instead = [

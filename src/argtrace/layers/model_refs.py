@@ -43,8 +43,6 @@ def _span(releases: list[str]) -> str:
 
 def cache_folder_finding(setting: str, flag: str, value: str) -> list[Finding]:
     """RS034: the repo folder of a Hugging Face cache, not one of its snapshots."""
-    from argtrace.rules import start_values as rules
-
     folder = cache_repo_folder(value)
     if folder is None:
         return []
@@ -57,6 +55,8 @@ def cache_folder_finding(setting: str, flag: str, value: str) -> list[Finding]:
         f"{snapshots}/{revisions[0]}" if len(revisions) == 1 else f"{snapshots}/<revision>"
     )  # the one revision this machine has, else the placeholder
     cache = os.path.dirname(repo_folder.rstrip("/")) or "."
+    from argtrace.rules import start_values as rules  # here: most launches find nothing
+
     return [
         rules.RS034.finding(
             f"{flag} {value!r} is a Hugging Face cache's folder of the repo {repo} (huggingface_hub names it "
@@ -84,8 +84,6 @@ def gguf_reference_finding(
     report: Report, framework: str, setting: str, flag: str, value: str
 ) -> list[Finding]:
     """RS035: a GGUF reference the named release's loader does not take."""
-    from argtrace.rules import start_values as rules
-
     if PATHLIKE.search(value) or localfs.exists(value):
         return []
     split = repo_quant(value)
@@ -134,6 +132,8 @@ def gguf_reference_finding(
             else ""
         )
     )
+    from argtrace.rules import start_values as rules  # here: most launches find nothing
+
     return [
         rules.RS035.finding(
             f"{flag} {value!r} is {what}, which {framework} {report.framework.version}'s GGUF loader does "

@@ -188,8 +188,6 @@ def model_value(report: Report, framework: str) -> tuple[str, str, str] | None:
 def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | None]) -> list[Finding]:
     """RS031: the model value is loaded from the Hub unless it is a local directory; an id the validator
     refuses fails before any download."""
-    from argtrace.rules import start_values as rules
-
     found = model_value(report, framework)
     if found is None:
         return []
@@ -220,6 +218,8 @@ def model_not_a_repo_id(report: Report, framework: str, env: Mapping[str, str | 
         if repo and repo_id_problem(repo, rule) is None:
             hint = f" ('{repo}' is a valid id: give the revision '{revision}' to --revision)"
     source = f"{rule['file']}:{rule.get('validator_line')} in huggingface_hub {rule['release']}"
+    from argtrace.rules import start_values as rules  # here: most launches find nothing
+
     return [
         rules.RS031.finding(
             f"{flag} {value!r} is not a local directory here and not a valid Hugging Face repo id: "
@@ -240,8 +240,6 @@ def eagle3_draft_under_eagle(report: Report) -> list[Finding]:
     reads (``_resolve_eagle_aux_hidden_state``: ``eagle_use_aux_hidden_state`` under ``is_eagle3()``
     only), so the draft predicts garbage and the server runs slower than without it (sglang PR#21272). The
     draft's kind is assumed from its name."""
-    from argtrace.rules import start_values as rules
-
     algorithm = _effective(report, "speculative_algorithm")
     draft = _effective(report, "speculative_draft_model_path")
     if not isinstance(algorithm, str) or algorithm.upper() != "EAGLE" or not isinstance(draft, str):
@@ -250,6 +248,8 @@ def eagle3_draft_under_eagle(report: Report) -> list[Finding]:
     if not _EAGLE3_NAME.search(name) or _UNRESOLVED.search(name):
         return []
     release = f"sglang {report.framework.release}" if report.framework.release else "sglang"
+    from argtrace.rules import start_values as rules  # here: most launches find nothing
+
     return [
         rules.RS033.finding(
             f"--speculative-algorithm {algorithm} with the draft {draft!r}, whose name says it is an EAGLE-3 "

@@ -43,8 +43,9 @@ STATE_LAYER_KINDS = ("linear_attention", "mamba")
 
 def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, Any] | None) -> LayerResult:
     """Findings of the start-up rules for the described server."""
-    from argtrace.rules import resolution as rules
+    from argtrace.rules import OnFirstUse
 
+    rules = OnFirstUse("argtrace.rules.resolution")  # imported when a helper makes a finding
     result = LayerResult()
     framework = report.framework.name
     if framework is None:

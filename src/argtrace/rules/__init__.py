@@ -16,6 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from argtrace.model import Basis, Evidence, Finding, Layer, Severity
 
@@ -86,9 +87,22 @@ class Example:
     generate: Callable[[], Mapping[str, str | bytes]] | None = None
     summary: str | None = None
 
-    def __post_init__(self) -> None:
-        if self.generate is not None and (self.files or not self.summary):
+    def __init__(
+        self,
+        argv: Sequence[str],
+        files: Mapping[str, str | bytes] | None = None,
+        needs: Sequence[str] = (),
+        generate: Callable[[], Mapping[str, str | bytes]] | None = None,
+        summary: str | None = None,
+    ) -> None:
+        # the fields in one update of the frozen instance's __dict__, not one object.__setattr__ each as
+        # dataclasses' own __init__ does: the catalog makes ~500 examples at import (issue 18); the
+        # fields and their defaults are the dataclass's (tests/test_startup.py compares them)
+        if files is None:
+            files = {}
+        if generate is not None and (files or not summary):
             raise ValueError("a generated example has no literal files and needs a summary for its page")
+        self.__dict__.update(argv=argv, files=files, needs=needs, generate=generate, summary=summary)
 
     def written_files(self) -> Mapping[str, str | bytes]:
         """The files to write into the example's working directory."""
@@ -114,6 +128,33 @@ class Rule:
     # What this rule's findings rest on when it is not its layer's usual basis (``model.LAYER_BASIS``):
     # e.g. PR100+ compare an observed process, TP findings under ``--host`` read the node.
     basis: Basis | None = None
+
+    def __init__(
+        self,
+        code: str,
+        layer: Layer,
+        severity: Severity,
+        title: str,
+        rationale: str,
+        fix: str,
+        example: Example,
+        correct: Example | None = None,
+        exceptions: str | None = None,
+        basis: Basis | None = None,
+    ) -> None:
+        # one update of the frozen instance's __dict__ (as Example's): ~360 rules at import
+        self.__dict__.update(
+            code=code,
+            layer=layer,
+            severity=severity,
+            title=title,
+            rationale=rationale,
+            fix=fix,
+            example=example,
+            correct=correct,
+            exceptions=exceptions,
+            basis=basis,
+        )
 
     def finding(
         self,
@@ -142,6 +183,18 @@ class Rule:
             server=server,
             basis=basis or self.basis,
         )
+
+
+class OnFirstUse:
+    """A rule module, imported when one of its rules is first read: a layer that hands its rules module to
+    helpers which mostly find nothing (``startup_rules``) imports the module only when one makes a finding
+    (each rule module's import is about 1.3 M instructions of a check, issue 18)."""
+
+    def __init__(self, name: str) -> None:
+        self._name = name
+
+    def __getattr__(self, attr: str) -> Any:
+        return getattr(importlib.import_module(self._name), attr)
 
 
 def all_rules() -> list[Rule]:

@@ -92,10 +92,14 @@ def parse_prepared(server: ServerCommand, schema: Schema) -> tuple[PreparedArgv,
     for srv, sch, prepared, outcome in _RECENT:
         if srv is server and sch is schema:
             return prepared, outcome
-    from argtrace.frameworks import sglang, vllm
+    if schema.framework == "sglang":  # only the launched framework's module (vllm.py: 33 KB)
+        from argtrace.frameworks import sglang
 
-    adapter = sglang if schema.framework == "sglang" else vllm
-    prepared = adapter.prepare_argv(server, schema)
+        prepared = sglang.prepare_argv(server, schema)
+    else:
+        from argtrace.frameworks import vllm
+
+        prepared = vllm.prepare_argv(server, schema)
     _bound_words(prepared, server)
     outcome = run_parser(prepared, schema)
     _RECENT.insert(0, (server, schema, prepared, outcome))
@@ -130,7 +134,16 @@ def parse_server_args(
 
 
 def all_defaults(schema: Schema) -> dict[str, Any]:
-    """Every dest of the parser with its default (for ``--all-settings``)."""
+    """Every dest of the parser with its default (for ``--all-settings``); a new dict each call, made from
+    the one kept in the schema instance (a check and its fix re-checks ask about five times for the same
+    ~500 defaults, issue 18)."""
+    kept = schema.__dict__.get("_all_defaults")
+    if kept is None:
+        kept = schema.__dict__["_all_defaults"] = _all_defaults(schema)
+    return dict(kept)
+
+
+def _all_defaults(schema: Schema) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for spec in (*schema.options, *schema.positionals):
         if spec.action in ("help", "version") or spec.dest in out:

@@ -149,10 +149,10 @@ def required(ctx: ParseContext) -> None:
     unknown_words = any((tok := ctx.tok(i)) is not None and tok.text is None for i in ctx.outcome.extras)
     lacks = ctx.prepared.without  # not in this entry point's parser (vLLM <= 0.9's module entry point)
     explained = {f.setting: f for f in ctx.prepared.findings if f.code == "PA029"}
-    for spec in (*ctx.schema.options, *ctx.schema.positionals):
+    for spec in ctx.schema.required_specs:
         if (spec.option_strings[0] if spec.option_strings else spec.dest) in lacks:
             continue
-        if spec.required and not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
+        if not any(ev.spec.dest == spec.dest for ev in ctx.outcome.events):
             name = spec.flag or spec.dest
             not_given = (
                 f"{name} is required by {ctx.schema.label} and is not given: argparse "

@@ -75,7 +75,8 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
             dropped.update(extra_drop)
             continue
         events = list(parser.events)
-        namespace = {k: _plain(v) for k, v in vars(ns).items()}
+        # most of the ~500 values are the defaults, neither a word nor a list: _plain only where it acts
+        namespace = {k: _plain(v) if isinstance(v, (_Tok, list)) else v for k, v in vars(ns).items()}
         extras = [getattr(r, "idx", -1) for r in rest]
         if schema.framework == "sglang":
             from argtrace.frameworks.sglang import post_parse
@@ -95,9 +96,8 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
                 raised.add(message)
     required = [
         s
-        for s in (*schema.options, *schema.positionals)
-        if s.required
-        and not any(ev.spec.dest == s.dest for ev in events)
+        for s in schema.required_specs
+        if not any(ev.spec.dest == s.dest for ev in events)
         and (s.option_strings[0] if s.option_strings else s.dest) not in prepared.without
     ]
     status = 0

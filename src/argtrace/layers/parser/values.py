@@ -48,22 +48,24 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
     }
     if type_name in simple:
         return simple[type_name], True
-    from argtrace.frameworks import sglang, vllm
-
     m = re.fullmatch(r"(?P<outer>[^()]+?)\((?P<inner>.*)\)", type_name)
     if m:  # "pkg.optional_type.<locals>._optional_type(inner)" (closures, see gen_schemas)
         outer, inner_name = m.group("outer"), m.group("inner").split(", ")[0]
         inner, known = _python_converter(inner_name, schema)
         if outer.startswith("functools.partial"):
             return inner, known
-        if outer.endswith("._optional_type"):
-            return vllm.optional_type(inner or str), known
-        if outer.endswith("._parse_type"):
-            return vllm.parse_type(inner or str), known
-        if outer.endswith(".parse_dataclass"):
+        if outer.endswith(("._optional_type", "._parse_type", ".parse_dataclass")):
+            from argtrace.frameworks import vllm
+
+            if outer.endswith("._optional_type"):
+                return vllm.optional_type(inner or str), known
+            if outer.endswith("._parse_type"):
+                return vllm.parse_type(inner or str), known
             return vllm.parse_dataclass_json, True
         return None, False
     if type_name.endswith(".parse_dataclass"):
+        from argtrace.frameworks import vllm
+
         return vllm.parse_dataclass_json, True
     if schema.framework == "vllm" and type_name.endswith(".from_cli"):
         from argtrace.frameworks.vllm_from_cli import from_cli_converter
@@ -71,11 +73,23 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
         found = from_cli_converter(type_name, schema.version)
         if found is not None:
             return found, True
-    adapter = sglang if schema.framework == "sglang" else vllm
-    conv = adapter.converter(type_name) or (vllm if adapter is sglang else sglang).converter(type_name)
+    # the launched framework's converters first, then the other's; the other framework's module is
+    # imported only when its converters are asked (an SGLang check never needs vLLM's: issue 18)
+    first, second = ("sglang", "vllm") if schema.framework == "sglang" else ("vllm", "sglang")
+    conv = _framework_converter(first, type_name) or _framework_converter(second, type_name)
     if conv is not None:
         return conv, True
     return None, False
+
+
+def _framework_converter(framework: str, type_name: str) -> Callable[[str], Any] | None:
+    if framework == "sglang":
+        from argtrace.frameworks import sglang
+
+        return sglang.converter(type_name)
+    from argtrace.frameworks import vllm
+
+    return vllm.converter(type_name)
 
 
 def _infer_closure(spec: OptionSpec, schema: Schema) -> tuple[Callable[[str], Any] | None, bool]:

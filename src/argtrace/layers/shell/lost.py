@@ -21,7 +21,6 @@ def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, 
     """SH041: ``nohup NAME=VALUE CMD`` and the like, where the wrapper runs the assignment as the program;
     each with whether the command that never starts is a server start (then SH019 would only repeat it)."""
     from argtrace.frameworks.detect import assignment_as_program, detect_server, runs_itself
-    from argtrace.rules.wrappers import SH041
 
     out: list[tuple[Finding, bool]] = []
     for c in ev.commands:
@@ -35,6 +34,8 @@ def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, 
         rest = " ".join(texts[found[1] + 1 :])
         before = " ".join(texts[: found[1]])
         name = word.split("=", 1)[0]
+        from argtrace.rules.wrappers import SH041  # here: most scripts have no such command
+
         out.append(
             (
                 SH041.finding(
@@ -63,7 +64,6 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
     the identifier-shaped ones, refuses the rest ("not a valid identifier") and returns status 1 (bash 5.2),
     and nothing starts. Found where a server start (frameworks/detect.py) begins after the assignments."""
     from argtrace.frameworks.detect import detect_server
-    from argtrace.rules.wrappers import SH044
 
     out: list[Finding] = []
     for c in ev.commands:
@@ -86,6 +86,8 @@ def declared_server_findings(ev: E.ShellEvaluator) -> list[Finding]:
         builtin, server = texts[0], texts[start:]
         marked = [w for w in server if _IDENTIFIER.fullmatch(w)]
         refused = [w for w in server if not _IDENTIFIER.fullmatch(w)]
+        from argtrace.rules.wrappers import SH044  # here: most scripts have no such command
+
         out.append(
             SH044.finding(
                 f"`{' '.join(server)}` are names given to `{builtin}`, not a command: bash marks "
