@@ -141,6 +141,7 @@ ERREXIT = {
     "pipeline without pipefail": ("set -e\nfalse | true\n" + SERVER, True),
     "arithmetic": ("set -e\nX=1\n(( X-- ))\n(( X-- ))\n" + SERVER, False),
     "subshell": ("set -e\n(false)\n" + SERVER, False),
+    "readonly": ("set -e\nreadonly R=1\nR=2\n" + SERVER, False),
     "negated": ("set -e\n! true\n" + SERVER, True),
     "left of ||": ("set -e\nf() { false; Y=in; }\nf || true\n" + SERVER, True),
 }
@@ -164,3 +165,17 @@ def test_set_e_exits_where_bash_exits(name: str, tmp_path: Path) -> None:
         assert [w.text for w in result.servers[0].argv[1:]] == bash_file_argv(script, tmp_path)
     else:
         assert [f.code for f in result.findings if f.code == "SH023" and f.severity == "error"] == ["SH023"]
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        "readonly R=1\nR=2\nS=$?\n" + SERVER + " --tp-size $S",
+        'readonly R=1\nexport R="3"\nS=$?\n' + SERVER + " --tp-size $S",
+        "readonly R=1\nexport R=3\nS=$?\n" + SERVER + " --tp-size $S",
+    ],
+)
+def test_an_assignment_to_a_readonly_variable_fails(script: str, tmp_path: Path) -> None:
+    """bash refuses it with status 1 (and `set -e` then exits): the status had been 0."""
+    assert argtrace_argv(script, tmp_path) == bash_file_argv(script, tmp_path)
+    assert argtrace_argv(script, tmp_path)[-1] == "1"

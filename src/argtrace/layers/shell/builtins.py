@@ -84,6 +84,7 @@ class Builtins(Inputs):
         # bash 5.2: a name that is not an identifier is refused ("not a valid identifier"), the other names
         # are still declared, and the builtin returns 1 (builtins/setattr.c set_or_show_attributes)
         status = 0
+        self.assignment_refused = False
         unexport = False
         global_ = False
         func_mode = False
@@ -193,7 +194,7 @@ class Builtins(Inputs):
                     upd["exported"] = False
                 scope[name] = var.with_(**upd)
             self._declare_unfollowed(to_str(name), cmd, case_flag, nameref, at, local and not global_)
-        return status
+        return 1 if self.assignment_refused else status  # a readonly name refused its value
 
     def _declare_unfollowed(
         self, name: str, cmd: str, case_flag: str, nameref: bool, at: str, local: bool

@@ -183,10 +183,13 @@ class Commands(ServerRecords):
             # assignments only: they stay in the shell, and the status is the last command substitution's
             # (bash manual, "Simple Command Expansion"): `X=$(false) || X=5` sets 5
             self.cmdsub_status = None
+            self.assignment_refused = False
             for a in assigns:
                 self.do_assignment(a)
             for fd, op, tgt, rat, _r in redirs:
                 self._note_redirect(fd, op, tgt, rat, None)
+            if self.assignment_refused:
+                return 1  # `R=2` on a readonly R: bash says so and the command fails
             return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
         prefix_env: dict[str, tuple[str | None, str, str, str | None]] = {}
         for a in assigns:
@@ -213,6 +216,7 @@ class Commands(ServerRecords):
         if self.direct_exec:
             self.direct = None
         words = list(_BLANK_RUN.finditer(text, start, end))
+        self.assignment_refused = False
         if export:
             del words[0]  # `export` itself
             # what dispatch records for the command (`export` then one unknown word per assignment)
@@ -244,7 +248,8 @@ class Commands(ServerRecords):
             var = scope.get(name)
             if var is not None and not var.exported:
                 scope[name] = var.with_(exported=True)
-        return 0
+        # `R=2` and `export R=2` on a readonly R: bash says so and the command fails
+        return 1 if self.assignment_refused else 0
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as

@@ -470,6 +470,7 @@ class Core:
         # the source and offset of the last command `set -e` exited at (a subshell it ended is not reported
         # again: ``Control._errexit``)
         self.errexit_at: tuple[Source, int] | None = None
+        self.assignment_refused = False  # an assignment of the current command met a readonly variable
         self.captures: list[dict[str, Any]] = []  # command substitutions being evaluated (innermost last)
         self.exec_fds: dict[str, tuple[str | None, str, str | None, str]] = {}  # `exec > log` so far
         self.loops: list[_Loop] = []  # the loops being evaluated, innermost last

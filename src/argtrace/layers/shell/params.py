@@ -44,6 +44,7 @@ class Params(Core):
         old = scope.get(name)
         if old is not None and old.readonly:
             self.emit("readonly", at, name=name)
+            self.assignment_refused = True
             return
         if old is not None and old.unfollowed is not None:
             value, reason = None, old.unfollowed
@@ -138,6 +139,7 @@ class Params(Core):
         old = scope.get(name)
         if old is not None and old.readonly:
             self.emit("readonly", at, name=name)
+            self.assignment_refused = True
             return
         is_assoc = assoc if assoc is not None else bool(old and old.assoc)
         if old is not None and old.unfollowed is not None:
