@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.childenv import unknown_exports
 from argtrace.layers.shell.core import (
@@ -52,6 +53,13 @@ _PLAIN_VALUE = r"[^\s$`'\"\\~{*?\[\x01\x02\x03;&|<>()#]*"
 _PLAIN_ASSIGN = rf"[A-Za-z_][A-Za-z0-9_]*={_PLAIN_VALUE}"
 _PLAIN_DECL = re.compile(rf"(export[ \t]+)?{_PLAIN_ASSIGN}(?:[ \t]+{_PLAIN_ASSIGN})*[ \t]*")
 _BLANK_RUN = re.compile(r"[^ \t]+")
+# a `[ ... ]` test whose words are plain (core._PLAIN without brackets, operators or comments) or "$NAME" and
+# "${NAME}" (W.QUOTED_NAME), separated by blanks: `[ -n "${X}" ]`, `[ "$A" = yes ]`
+_TEST_WORD = (
+    r'(?:[^\s$`\'"\\~{*?\[\]\x01\x02\x03;&|<>()#]+'
+    r'|"\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)")'
+)
+_PLAIN_TEST = re.compile(rf"\[(?:[ \t]+{_TEST_WORD})*[ \t]+\][ \t]*")
 
 
 class Commands(ServerRecords):
@@ -100,6 +108,8 @@ class Commands(ServerRecords):
             plain = _PLAIN_DECL.fullmatch(text, start, end)
             if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
                 return self._run_plain_decl(start, end, node, plain.group(1) is not None)
+        if text[start] == "[" and not self.aliases and _PLAIN_TEST.fullmatch(text, start, end) is not None:
+            return self._run_plain_test(start, end, node)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)
@@ -241,6 +251,41 @@ class Commands(ServerRecords):
             if var is not None and not var.exported:
                 scope[name] = var.with_(exported=True)
         return 0
+
+    def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
+        """``[ -n "${X}" ]``, every word plain or a quoted name (``_PLAIN_TEST``): what the general path
+        below does with such a command (its words are the blank-separated runs of the span; a plain word is
+        its own literal field, a quoted name is expanded as ``expand_word`` expands it; then ``dispatch``),
+        without the lexer and the tests no such command needs (issue 18: a 1 MB script's 3,000 ``if``
+        tests). ``tests/shell/test_large_scripts26.py`` compares the two paths."""
+        src = self.src
+        at = src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and src is not None
+        if self.direct_exec:
+            self.direct = None
+        argv: list[ExpWord] = []
+        vanished_all: list[Vanished] = []
+        for m in _BLANK_RUN.finditer(src.text, start, end):
+            raw = m.group()
+            ws = m.start()
+            wat = src.at(ws)
+            if raw[0] != '"':
+                argv.append(ExpWord(raw, wat, "literal", offset=ws))
+                continue
+            qm = W.QUOTED_NAME.fullmatch(raw)
+            assert qm is not None
+            known = self.quoted_name_field(raw, qm.group(1) or qm.group(2), wat, ws)
+            if known is not None:
+                argv.append(known)
+                continue
+            van: list[tuple[str, str, str | None]] = []
+            words = self._expand_one(raw, wat, ws, van, W.quoted_name_parts(raw, qm))
+            for vraw, state, name in van:
+                via = self._copied_from_unset(name) if state == "empty" and name else None
+                vanished_all.append(Vanished(len(argv), vraw, wat, state, name, via))
+            argv.extend(words)
+        return self.dispatch(argv, {}, [], at, start, node, vanished_all)
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as

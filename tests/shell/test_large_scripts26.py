@@ -1,0 +1,205 @@
+"""The twenty-sixth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
+
+A ``[ ... ]`` test whose words are plain or ``"$NAME"``/``"${NAME}"`` is run without the lexer and the
+general word loop (``commands._run_plain_test``); a ``"$NAME"``/``"${NAME}"`` word whose variable is set to a
+short value is made without ``expand_param``, ``expand_parts`` and ``_one_field``
+(``expand.quoted_name_field``).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.layers.shell import commands, expand
+from argtrace.layers.shell import evaluate as E
+from argtrace.layers.shell.syntax import parse_tree
+from tests.shell.test_shell_layer import run
+
+ROOT = Path(__file__).resolve().parents[2]
+_NEVER = re.compile(r"(?!)")
+
+
+def _state(script: str) -> Any:
+    """Everything the evaluation leaves that a later pass reads: variables (every field), commands, events,
+    servers, the names read, the step count and where the script ended."""
+    text = E.prepare_text(script)
+    src = E.Source("t.sh", text, None)
+    src.tree = parse_tree(text)
+    ev = E.ShellEvaluator(
+        src, [], {"HOME": "/root", "PATH": "/usr/bin"}, arg0="t.sh", cwd="/tmp", parse=parse_tree
+    )
+    status = ev.run()
+    return (
+        status,
+        [sorted((k, repr(v)) for k, v in scope.items()) for scope in ev.scopes],
+        [repr(c) for c in ev.commands],
+        [repr(e) for e in ev.events],
+        [repr(s) for s in ev.servers],
+        sorted(ev.read_names),
+        sorted(ev.plain_read_names),
+        ev.steps,
+        ev.ended_by,
+        ev.cur_at,
+    )
+
+
+class _Counts:
+    def __init__(self) -> None:
+        self.tests = 0
+        self.fields = 0
+
+
+def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
+    real_test = commands.Commands._run_plain_test
+    real_field = expand.Expander.quoted_name_field
+
+    def test(self: Any, *a: Any) -> int | None:
+        counts.tests += 1
+        return real_test(self, *a)
+
+    def field(self: Any, *a: Any) -> Any:
+        got = real_field(self, *a)
+        counts.fields += got is not None
+        return got
+
+    m.setattr(commands.Commands, "_run_plain_test", test)
+    m.setattr(expand.Expander, "quoted_name_field", field)
+
+
+def _slow(m: pytest.MonkeyPatch) -> None:
+    m.setattr(commands, "_PLAIN_TEST", _NEVER)
+    m.setattr(expand.Expander, "quoted_name_field", lambda self, *a: None)
+
+
+def _both(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, _Counts]:
+    counts = _Counts()
+    with monkeypatch.context() as m:
+        _fast(m, counts)
+        fast = _state(script)
+    with monkeypatch.context() as m:
+        _slow(m)
+        slow = _state(script)
+    return fast, slow, counts
+
+
+TEST_SCRIPT = """#!/bin/bash
+A=yes; E=; L=0123456789012345678901234567890123456789012345678901234567890123456789
+declare -a ARR=(1 2)
+if [ -n "${A}" ]; then X=1; fi
+if [ -n "$E" ]; then X=2; fi
+if [ -z "${U}" ]; then X=3; fi
+[ "$A" = yes ] && Y=1
+[ "$L" != x ] || Y=2
+[ "${ARR}" = 1 ] && Z=1
+[ "$RANDOM" = 1 ] && Z=2
+[ "$LINENO" -gt 0 ] && Z=3
+[ -f /etc/passwd ] && F=1
+[ ! -d /nonexistent ] && F=2
+[ 3 -eq 3 -a -n "$A" ] && G=1
+[ "$A" ] && G=2
+[ ] || G=3
+[   -n    "$A"   ]   && H=1
+test -n "$A" && H=2
+[ -n "$A"x ] && H=3
+[ -n "$A" ] > /dev/null && H=4
+[ -n "$A" ]; [ -n "$E" ]
+f() { [ -n "$1" ] && echo "$1"; local V=ok; [ "$V" = ok ] && W=1; }
+f a
+( [ -n "$A" ] && S=1 )
+X=$( [ -n "$A" ] && echo y)
+[ -n "${A}" ] & wait
+set -u
+[ -n "$E" ] && N=1
+[ -z "${UNSET_ONE}" ] && N=2
+python3 -m sglang.launch_server --model-path "$A" --port 30000 --host "${E}"
+"""
+
+
+def test_plain_tests_leave_what_the_general_path_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(TEST_SCRIPT, monkeypatch)
+    assert fast == slow
+    # every `[ ... ]` above but `[ -n "$A"x ]` (no blank after the quote), the redirected one and `"$1"`
+    assert counts.tests == 22
+    assert counts.fields == 16  # the set, short ones here and in `test` and the server's words
+
+
+def test_a_function_named_like_the_test_and_an_alias_are_the_general_path(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    script = 'A=1\nfunction [ { echo fn "$@"; }\n[ -n "$A" ] && B=1\nshopt -s expand_aliases\nalias C=true\n'
+    script += '[ -n "$A" ] && D=1\n'
+    fast, slow, counts = _both(script, monkeypatch)
+    assert fast == slow
+    assert counts.tests == 1  # the function is dispatch's to call; once an alias is defined, never
+
+
+def _random_tests() -> str:
+    """400 random `[ ... ]` lines: words plain, quoted names and others, in `if`, lists and alone."""
+    rng = random.Random(26)
+    names = ["A", "E", "U", "L", "ARR", "RANDOM", "LINENO", "HOME", "PATH", "_x", "N1"]
+    plain = ["-n", "-z", "=", "!=", "==", "-eq", "-lt", "-f", "-d", "!", "-a", "-o", "1", "yes", "x]", "/tmp"]
+    other = ["'q'", '"a b"', "$A", "${A:-x}", "*", "?", "[x]", "a#b", "#", "\\x", "$(echo 1)", "<", "é", '""']
+    lines = ["A=yes; E=; L=" + "x" * 70, "declare -a ARR=(1 2)", "declare -i N1=4"]
+    for _ in range(400):
+        words = []
+        for _ in range(rng.randint(0, 4)):
+            r = rng.random()
+            if r < 0.45:
+                words.append(rng.choice(plain))
+            elif r < 0.9:
+                n = rng.choice(names)
+                words.append(rng.choice([f'"${n}"', f'"${{{n}}}"']))
+            else:
+                words.append(rng.choice(other))
+        sep = rng.choice([" ", " ", "\t", "  "])
+        line = (
+            "["
+            + sep
+            + sep.join(words)
+            + (sep if words else "")
+            + ("]" if rng.random() < 0.95 else rng.choice(["]x", ""]))
+        )
+        line = rng.choice(["", "if ", "! ", "true && "]) + line
+        tail = " ; then Z=1; fi" if line.startswith("if ") else rng.choice(["", " && Z=1", " || Z=2", " # c"])
+        lines.append(line + tail)
+        if rng.random() < 0.05:
+            lines.append(rng.choice(["unset A", "A=yes", "E=1", "E="]))
+    lines.append("python3 -m sglang.launch_server --model-path $A --port 30000")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_test_lines_give_what_the_general_path_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(_random_tests(), monkeypatch)
+    assert fast == slow
+    assert 50 < counts.tests < 350  # both paths are common among these lines
+    assert counts.fields > 50
+
+
+_TEST_LINE = re.compile(rb'\[ [^\n]*"\$\{?[A-Za-z_]\w*\}?" [^\n]*\]')
+
+
+def test_corpus_scripts_give_what_the_general_path_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public scripts of the real-case batches with a `[ ... "$NAME" ... ]` test: the shell layer's whole
+    result (servers, findings, per-command lists) is the same with both shortcuts off."""
+    files = sorted((ROOT / "tests" / "data").rglob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
+    scripts = [(p, p.read_bytes()) for p in files]
+    scripts = [(p, data) for p, data in scripts if _TEST_LINE.search(data)]
+    assert len(scripts) >= 35
+    counts = _Counts()
+    for p, data in scripts:
+        with monkeypatch.context() as m:
+            _fast(m, counts)
+            fast = run(tmp_path, data, "0", "30000")
+        with monkeypatch.context() as m:
+            _slow(m)
+            slow = run(tmp_path, data, "0", "30000")
+        assert repr(fast) == repr(slow), p
+    assert counts.tests >= 30
+    assert counts.fields >= 50
