@@ -13,7 +13,6 @@ from typing import TYPE_CHECKING, Any
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.childenv import unknown_exports
 from argtrace.layers.shell.core import (
@@ -255,7 +254,7 @@ class Commands(ServerRecords):
     def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
         """``[ -n "${X}" ]``, every word plain or a quoted name (``_PLAIN_TEST``): what the general path
         below does with such a command (its words are the blank-separated runs of the span; a plain word is
-        its own literal field, a quoted name is expanded as ``expand_word`` expands it; then ``dispatch``),
+        its own literal field, a quoted name goes to ``expand_word``; then ``dispatch``),
         without the lexer and the tests no such command needs (issue 18: a 1 MB script's 3,000 ``if``
         tests). ``tests/shell/test_large_scripts26.py`` compares the two paths."""
         src = self.src
@@ -273,14 +272,8 @@ class Commands(ServerRecords):
             if raw[0] != '"':
                 argv.append(ExpWord(raw, wat, "literal", offset=ws))
                 continue
-            qm = W.QUOTED_NAME.fullmatch(raw)
-            assert qm is not None
-            known = self.quoted_name_field(raw, qm.group(1) or qm.group(2), wat, ws)
-            if known is not None:
-                argv.append(known)
-                continue
             van: list[tuple[str, str, str | None]] = []
-            words = self._expand_one(raw, wat, ws, van, W.quoted_name_parts(raw, qm))
+            words = self.expand_word(L.WordTok(raw, ws), vanished=van)
             for vraw, state, name in van:
                 via = self._copied_from_unset(name) if state == "empty" and name else None
                 vanished_all.append(Vanished(len(argv), vraw, wat, state, name, via))
