@@ -1,9 +1,10 @@
 """The twenty-sixth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
 
-A ``[ ... ]`` test whose words are plain or ``"$NAME"``/``"${NAME}"`` is run without the lexer and the
-general word loop (``commands._run_plain_test``); a ``"$NAME"``/``"${NAME}"`` word whose variable is set to a
-short value is made without ``expand_param``, ``expand_parts`` and ``_one_field``
-(``expand.quoted_name_field``).
+A lone ``NAME=WORD`` whose word is plain characters, double-quoted text with simple expansions and
+``$((...))`` is run without the lexer (``commands._run_one_assignment``); a ``[ ... ]`` test whose words
+are plain or ``"$NAME"``/``"${NAME}"`` is run without the lexer and the general word loop
+(``commands._run_plain_test``); a ``"$NAME"``/``"${NAME}"`` word whose variable is set to a short value is
+made without ``expand_param``, ``expand_parts`` and ``_one_field`` (``expand.quoted_name_field``).
 """
 
 from __future__ import annotations
@@ -52,11 +53,17 @@ class _Counts:
     def __init__(self) -> None:
         self.tests = 0
         self.fields = 0
+        self.assigns = 0
 
 
 def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
     real_test = commands.Commands._run_plain_test
     real_field = expand.Expander.quoted_name_field
+    real_assign = commands.Commands._run_one_assignment
+
+    def assign(self: Any, *a: Any) -> int | None:
+        counts.assigns += 1
+        return real_assign(self, *a)
 
     def test(self: Any, *a: Any) -> int | None:
         counts.tests += 1
@@ -69,10 +76,12 @@ def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
 
     m.setattr(commands.Commands, "_run_plain_test", test)
     m.setattr(expand.Expander, "quoted_name_field", field)
+    m.setattr(commands.Commands, "_run_one_assignment", assign)
 
 
 def _slow(m: pytest.MonkeyPatch) -> None:
     m.setattr(commands, "_PLAIN_TEST", _NEVER)
+    m.setattr(commands, "_ONE_ASSIGN", _NEVER)
     m.setattr(expand.Expander, "quoted_name_field", lambda self, *a: None)
 
 
@@ -203,3 +212,81 @@ def test_corpus_scripts_give_what_the_general_path_gives(
         assert repr(fast) == repr(slow), p
     assert counts.tests >= 30
     assert counts.fields >= 50
+    assert counts.assigns >= 30
+
+
+ASSIGN_SCRIPT = """#!/bin/bash
+X=5; E=
+P=$((30000 + 7))
+O="--tp 1${P:+x}"
+U=http://$HOST:${P}/v1
+Q=$(($X * 2))$X"a b"
+D=${UNSET_D:=dflt}
+F=${UNSET_F:-a b}
+N=$((1 / 0))
+M=$((case))
+readonly R=1
+R=$((R + 1))
+declare -i I=2
+I="$X+1"
+set -a
+S="exported ${X}"
+set +a
+T="x" # c
+V="$X";W=$((X))
+f() { local L=1; Y=$((L + X)); }
+f
+( Z="$X" )
+C=$(A1="$X"; echo "$A1")
+G=~/x H=* K="$E"
+J="${E}"   {TAB}
+Z2="${X:?no}"
+set -u
+Z3="$X"
+Z4="${UNSET_Z}"
+Z5=after
+""".replace("{TAB}", "\t")
+
+
+def test_lone_assignments_leave_what_the_general_path_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(ASSIGN_SCRIPT, monkeypatch)
+    assert fast == slow
+    assert counts.assigns == 20  # all but `M` (a `case` inside), `G H K` (three) and the plain ones
+
+
+def _random_assignments() -> str:
+    """400 random lone assignments: values made of plain, quoted, expansion and arithmetic pieces."""
+    rng = random.Random(126)
+    pieces = [
+        "a",
+        "/m/x:y",
+        "-1",
+        "=",
+        "~",
+        "*",
+        "x]",
+        "$X",
+        "${X}",
+        "${E:-d}",
+        "${U:+a b}",
+        "${X:=q}",
+        '"a b"',
+    ]
+    pieces += ['"$X/${E}"', '""', "$((1 + 2))", "$((X * 3))", "$(($X + $Y))", "$((1 / 0))", "$((Y))", '"#"']
+    other = ["'q'", "\\x", " ", ";", "$(echo 1)", "`x`", "(", "$((2)", '"a', "#", "é", "\xa0", "${X", "$"]
+    lines = ["X=5; Y=; E=", "readonly RO=1", "declare -i I=1"]
+    for _ in range(400):
+        value = "".join(
+            rng.choice(pieces) if rng.random() < 0.93 else rng.choice(other) for _ in range(rng.randint(0, 4))
+        )
+        name = rng.choice(["A", "B", "X", "RO", "I", "_c", "PATH", "A1"])
+        tail = rng.choice(["", "", " ", "\t", " # c", " || true", "; B=1"])
+        lines.append(rng.choice(["", "", "  ", "true && "]) + f"{name}={value}{tail}")
+    lines.append("python3 -m sglang.launch_server --model-path $A --port 30000")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_assignments_give_what_the_general_path_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(_random_assignments(), monkeypatch)
+    assert fast == slow
+    assert 50 < counts.assigns < 350  # both paths are common among these lines
