@@ -290,3 +290,23 @@ def test_random_assignments_give_what_the_general_path_gives(monkeypatch: pytest
     fast, slow, counts = _both(_random_assignments(), monkeypatch)
     assert fast == slow
     assert 50 < counts.assigns < 350  # both paths are common among these lines
+
+
+def _line_col_at(src: Any, offset: int) -> str:
+    """The location the general path makes: ``line_col``'s line and column."""
+    line, col = E.Source(src.label, src.text, None).line_col(offset)
+    return f"{src.label}:{line}:{col}"
+
+
+@pytest.mark.parametrize(
+    "text", ["", "a", "\n", "ab\ncd\n", "x\n\n\ny", "line one\nline two\n" * 40, "é\nb\n"]
+)
+def test_locations_are_what_line_col_gives(text: str) -> None:
+    """``Source.at`` on a line it did not answer last (one bisection in an ASCII text) against ``line_col``,
+    at every offset in order, backwards and at random, and past the end."""
+    offsets = list(range(len(text) + 3))
+    rng = random.Random(len(text))
+    shuffled = rng.sample(offsets, len(offsets)) * 2
+    for order in (offsets, offsets[::-1], shuffled):
+        src = E.Source("t.sh", E.prepare_text(text), None)
+        assert [src.at(o) for o in order] == [_line_col_at(src, o) for o in order]
