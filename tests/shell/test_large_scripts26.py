@@ -310,3 +310,33 @@ def test_locations_are_what_line_col_gives(text: str) -> None:
     for order in (offsets, offsets[::-1], shuffled):
         src = E.Source("t.sh", E.prepare_text(text), None)
         assert [src.at(o) for o in order] == [_line_col_at(src, o) for o in order]
+
+
+def test_to_str_is_the_restore_then_the_decoding() -> None:
+    """``core.to_str`` tests for the placeholders itself before calling ``L.restore``: the same string as
+    restoring first, on random latin-1 texts with and without placeholders and UTF-8 bytes."""
+    from argtrace.layers.shell import core
+    from argtrace.layers.shell import lexer as L
+
+    def general(text: str) -> str:
+        text = L.restore(text)
+        return text if text.isascii() else text.encode("latin-1").decode("utf-8", "replace")
+
+    rng = random.Random(2026)
+    alphabet = [
+        "a",
+        " ",
+        "\t",
+        "\n",
+        "\x01",
+        "\x02",
+        "\x03",
+        "\\",
+        "é".encode().decode("latin-1"),
+        "\xff",
+        "\x85",
+    ]
+    texts = ["", "\x01", "a\x02b\x03", "plain"]
+    texts += ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(3000)]
+    assert [core.to_str(t) for t in texts] == [general(t) for t in texts]
+    assert any("\r" in core.to_str(t) for t in texts) and any(not t.isascii() for t in texts)
