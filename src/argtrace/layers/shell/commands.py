@@ -53,6 +53,23 @@ _PLAIN_VALUE = r"[^\s$`'\"\\~{*?\[\x01\x02\x03;&|<>()#]*"
 _PLAIN_ASSIGN = rf"[A-Za-z_][A-Za-z0-9_]*={_PLAIN_VALUE}"
 _PLAIN_DECL = re.compile(rf"(export[ \t]+)?{_PLAIN_ASSIGN}(?:[ \t]+{_PLAIN_ASSIGN})*[ \t]*")
 _BLANK_RUN = re.compile(r"[^ \t]+")
+# a `[ ... ]` test whose words are plain (core._PLAIN without brackets, operators or comments) or "$NAME" and
+# "${NAME}" (W.QUOTED_NAME), separated by blanks: `[ -n "${X}" ]`, `[ "$A" = yes ]`
+_TEST_WORD = (
+    r'(?:[^\s$`\'"\\~{*?\[\]\x01\x02\x03;&|<>()#]+'
+    r'|"\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)")'
+)
+_PLAIN_TEST = re.compile(rf"\[(?:[ \t]+{_TEST_WORD})*[ \t]+\][ \t]*")
+# one assignment whose value is one word of plain characters, double-quoted text with `$NAME`/`${NAME}`/
+# `${NAME:+x}`-like expansions, and `$((...))` of no quote, escape, parenthesis or comment (group 1: the word;
+# blanks may end it): `P=$((30000 + 7))`, `O="--tp 1${P:+x}"`, `U=http://$HOST:${PORT}/v1`
+_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
+_EXPANSION = rf"\$(?:{_NAME}|\{{{_NAME}(?::?[-+=?][^\"'\\`${{}}\n]*)?\}})"
+_ONE_ASSIGN = re.compile(
+    rf"({_NAME}=(?:[^\s$`'\"\\;&|<>()#\x01\x02\x03]|{_EXPANSION}"
+    rf'|"(?:[^"\\`$\n\x01\x02\x03]|{_EXPANSION})*"'
+    rf"|\$\(\((?:[^()'\"\\`#$\n;&|<>]|\${_NAME})*\)\))+)[ \t]*"
+)
 
 
 class Commands(ServerRecords):
@@ -102,6 +119,12 @@ class Commands(ServerRecords):
             plain = _PLAIN_DECL.fullmatch(text, start, end)
             if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
                 return self._run_plain_decl(start, end, node, plain.group(1) is not None)
+        if assigning:
+            one = _ONE_ASSIGN.fullmatch(text, start, end)
+            if one is not None and "case" not in one.group(1):
+                return self._run_one_assignment(start, end, one.group(1))
+        if text[start] == "[" and not self.aliases and _PLAIN_TEST.fullmatch(text, start, end) is not None:
+            return self._run_plain_test(start, end, node)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)
@@ -250,6 +273,50 @@ class Commands(ServerRecords):
                 scope[name] = var.with_(exported=True)
         # `R=2` and `export R=2` on a readonly R: bash says so and the command fails
         return 1 if self.assignment_refused else 0
+
+    def _run_one_assignment(self, start: int, end: int, raw: str) -> int | None:
+        """``NAME=WORD`` alone (``_ONE_ASSIGN``): what the general path below does with it (the lexer's one
+        word is ``raw``, an assignment; no command word, no redirection), without the lexer (issue 18: a
+        1 MB script's 6,000 ``$((...))`` and quoted values). ``tests/shell/test_large_scripts26.py``
+        compares the two paths."""
+        at = self.src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and self.src is not None
+        if self.direct_exec:
+            self.direct = None
+        # the status is the last command substitution's (see the assignments-only case below)
+        self.cmdsub_status = None
+        self.do_assignment(L.WordTok(raw, start, True))
+        return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
+
+    def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
+        """``[ -n "${X}" ]``, every word plain or a quoted name (``_PLAIN_TEST``): what the general path
+        below does with such a command (its words are the blank-separated runs of the span; a plain word is
+        its own literal field, a quoted name goes to ``expand_word``; then ``dispatch``),
+        without the lexer and the tests no such command needs (issue 18: a 1 MB script's 3,000 ``if``
+        tests). ``tests/shell/test_large_scripts26.py`` compares the two paths."""
+        src = self.src
+        at = src.at(start)
+        self.cur_at = at
+        self.direct_exec = self.direct == (start, end) and src is not None
+        if self.direct_exec:
+            self.direct = None
+        argv: list[ExpWord] = []
+        vanished_all: list[Vanished] = []
+        for m in _BLANK_RUN.finditer(src.text, start, end):
+            raw = m.group()
+            ws = m.start()
+            wat = src.at(ws)
+            if raw[0] != '"':
+                argv.append(ExpWord(raw, wat, "literal", offset=ws))
+                continue
+            van: list[tuple[str, str, str | None]] = []
+            words = self.expand_word(L.WordTok(raw, ws), vanished=van)
+            for vraw, state, name in van:
+                via = self._copied_from_unset(name) if state == "empty" and name else None
+                vanished_all.append(Vanished(len(argv), vraw, wat, state, name, via))
+            argv.extend(words)
+        return self.dispatch(argv, {}, [], at, start, node, vanished_all)
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as

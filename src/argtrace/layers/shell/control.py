@@ -116,7 +116,10 @@ class Control(Expander):
             self.cond_depth -= 1
 
     def run_node(self, node: Any, bg: bool = False) -> int | None:
-        self.step(node.start_byte)
+        self.steps += 1  # self.step's count, inline (a call each node costs more than the count)
+        if self.steps > self.max_steps:
+            self.budget_at = self.src.at(node.start_byte)
+            raise _Budget()
         t = node.type
         if t == "ERROR":
             # a region tree-sitter could not parse: run the pieces it recognised

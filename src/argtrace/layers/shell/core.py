@@ -127,8 +127,19 @@ class Source:
             return self.fixed_at
         if offset == self._at_offset:
             return self._at_text
-        if self._at_lo <= offset < self._at_hi:
-            text = self._at_prefix + str(offset - self._at_lo + 1)
+        lo = self._at_lo
+        if lo <= offset < self._at_hi:
+            text = self._at_prefix + str(offset - lo + 1)
+        elif self._all_ascii and offset >= 0:
+            # another line of an ASCII text: its number from one bisection, its column the offset in it
+            # (what line_col gives there, without its in-order guesses; issue 18: every command asks)
+            ls = self._line_starts or self.line_starts
+            line = bisect.bisect_right(ls, offset)
+            lo = ls[line - 1]
+            self._at_lo = lo
+            self._at_hi = ls[line] if line < len(ls) else sys.maxsize
+            prefix = self._at_prefix = f"{self.label}:{line}:"
+            text = prefix + str(offset - lo + 1)
         else:
             line, col = self.line_col(offset)
             text = f"{self.label}:{line}:{col}"
@@ -155,7 +166,8 @@ class Source:
 
 def to_str(text: str) -> str:
     """latin-1 internal text -> the real (UTF-8 decoded) string, placeholders restored."""
-    text = L.restore(text)
+    if "\x01" in text or "\x02" in text or "\x03" in text:  # L.restore's test, without its call when none is
+        text = L.restore(text)
     if text.isascii():
         return text
     return text.encode("latin-1").decode("utf-8", "replace")

@@ -650,6 +650,9 @@ class Expander(Params):
             if m is not None:
                 # "$NAME" or "${NAME}" (the operand of most tests): nothing brace-expands inside quotes, and
                 # its parts are known from the match (issue 18)
+                known = self.quoted_name_field(raw, m.group(1) or m.group(2), at, tok.start)
+                if known is not None:
+                    return [known]
                 return self._expand_one(raw, at, tok.start, vanished, W.quoted_name_parts(raw, m))
         try:
             # inside double quotes nothing brace-expands
@@ -663,6 +666,19 @@ class Expander(Params):
         for raw in raws:
             out.extend(self._expand_one(raw, at, tok.start, vanished))
         return out
+
+    def quoted_name_field(self, raw: str, name: str, at: str, offset: int) -> ExpWord | None:
+        """The field of ``"$NAME"``/``"${NAME}"`` (``raw``) when the variable is set to a value of at most 64
+        characters (no byte budget to count), or None: ``_expand_one`` must read it. What ``expand_param``
+        (a scalar read with no operator: both read-name sets, ``get_param``), ``expand_parts`` and
+        ``_one_field`` make of it, without their general tests (issue 18: the operands of a big script's
+        tests; ``tests/shell/test_large_scripts26.py`` compares the two)."""
+        self.read_names.add(name)
+        self.plain_read_names.add(name)
+        st, value, _reason = self.get_param(name)
+        if st != "set" or value is None or len(value) > 64:
+            return None  # expand_param reads it again: the sets above are sets
+        return ExpWord(value, at, to_str(raw), None, False, None, offset)
 
     def _expand_one(
         self,

@@ -40,7 +40,9 @@ class Params(Core):
         local: bool = False,
         **attrs: Any,
     ) -> None:
-        scope = self.scopes[-1] if local else self._scope_of(name)
+        scopes = self.scopes
+        # one scope (outside functions): _scope_of's answer, without its call
+        scope = scopes[-1] if local or len(scopes) == 1 else self._scope_of(name)
         old = scope.get(name)
         if old is not None and old.readonly:
             self.emit("readonly", at, name=name)
