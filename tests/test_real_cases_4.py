@@ -429,9 +429,12 @@ def test_a_file_missing_here_is_not_missing_on_the_node(tmp_path: Path) -> None:
         tmp_path,
     )
     assert [s["argv"][:3] for s in report["servers"]] == [["python3", "-m", "sglang.launch_server"]]
-    assert [(f["severity"], f["code"]) for f in report["findings"] if f["code"] in ("SH017", "SH019")] == [
-        ("info", "SH017")
-    ]
+    # the node's HOME is not known here (no user named: session 26), so neither is the file: a note
+    assert [
+        (f["severity"], f["code"])
+        for f in report["findings"]
+        if f["code"] in ("SH017", "SH019") or "source ~/.bashrc" in f["message"]
+    ] == [("info", "SH018"), ("info", "SH020")]
     # a file found beside the script but not where bash looks (the directory it is started from) still
     # fails for certain: no server, SH017 a warning
     (tmp_path / "deploy").mkdir()

@@ -376,7 +376,7 @@ def bare_keys_json(value: str) -> str | None:
 
     quoted = _BARE_WORD.sub(word, keyed)
     try:
-        json.loads(quoted)
+        safe_json.loads(quoted)  # the user's value: depth-limited like every other reading of it
     except ValueError:
         return None
     return quoted

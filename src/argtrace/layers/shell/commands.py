@@ -286,7 +286,10 @@ class Commands(ServerRecords):
             self.direct = None
         # the status is the last command substitution's (see the assignments-only case below)
         self.cmdsub_status = None
+        self.assignment_refused = False
         self.do_assignment(L.WordTok(raw, start, True))
+        if self.assignment_refused:
+            return 1
         return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
 
     def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
