@@ -273,7 +273,8 @@ def test_under_a_latest_image_a_finding_that_depends_on_the_release_rests_on_an_
     # PA003 error "the server refuses to start". It is known to 0.5.10.post1-0.5.19 only (0.5.20 removed
     # it), so with the release unknown its verdict holds on some releases only and says what it assumed.
     (tmp_path / "launch.sh").write_text(
-        f"docker run --gpus all --ipc host lmsysorg/sglang:latest {LAUNCH} --mamba-scheduler-strategy extra_buffer\n"
+        f"docker run --gpus all --ipc host lmsysorg/sglang:latest {LAUNCH} "
+        "--mamba-scheduler-strategy extra_buffer\n"
     )
     report = check("--no-resolve", "launch.sh", cwd=tmp_path)
     framework = report["framework"]
