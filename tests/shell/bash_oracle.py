@@ -7,7 +7,7 @@ from __future__ import annotations
 import subprocess
 from pathlib import Path
 
-from argtrace.layers.shell import ScriptSource, analyze_script
+from argtrace.layers.shell import ScriptSource, ShellResult, analyze_script
 
 SERVER = "python3 -m sglang.launch_server --model-path m --port {port}\n"
 
@@ -37,17 +37,21 @@ def bash_argv(script: str, tmp_path: Path) -> list[str]:
     return done.stdout.splitlines()
 
 
-def argtrace_argv(script: str, tmp_path: Path) -> list[str | None]:
+def analyzed(script: str, tmp_path: Path) -> ShellResult:
+    """The shell layer's reading of ``script``, written to ``launch.sh`` in ``tmp_path``."""
     path = tmp_path / "launch.sh"
     path.write_text(script + "\n")
-    result = analyze_script(
+    return analyze_script(
         ScriptSource("launch.sh", (script + "\n").encode(), path),
         [],
         {},
         arg0="launch.sh",
         run_shellcheck=False,
     )
-    (server,) = result.servers
+
+
+def argtrace_argv(script: str, tmp_path: Path) -> list[str | None]:
+    (server,) = analyzed(script, tmp_path).servers
     return [w.text for w in server.argv[1:]]
 
 

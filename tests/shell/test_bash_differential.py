@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace.layers.shell import ScriptSource, analyze_script
-from tests.shell.bash_oracle import argtrace_argv, bash_argv
+from tests.shell.bash_oracle import analyzed, argtrace_argv, bash_argv
 
 SERVER = "python3 -m sglang.launch_server --model-path m"
 
@@ -80,16 +79,7 @@ def test_a_file_read_by_dollar_paren_less_than_is_unknown_not_empty(tmp_path: Pa
     """``$(< FILE)`` is bash's shorthand for ``$(cat FILE)``; it was evaluated as a command with no words
     and gave the empty string, stated as known (``--served-model-name`` then lost its value)."""
     script = "M=$(< model.txt)\n" + SERVER + " --served-model-name $M"
-    path = tmp_path / "launch.sh"
-    path.write_text(script + "\n")
-    result = analyze_script(
-        ScriptSource("launch.sh", (script + "\n").encode(), path),
-        [],
-        {},
-        arg0="launch.sh",
-        run_shellcheck=False,
-    )
-    (server,) = result.servers
+    (server,) = analyzed(script, tmp_path).servers
     assert server.argv[-1].text is None
     assert server.argv[-1].origin.reason == (
         "command substitution `$(< model.txt)` runs only at run time (unquoted: it may also split into "

@@ -13,7 +13,7 @@ import pytest
 
 from argtrace.layers.shell import ScriptSource, analyze_script
 from argtrace.layers.shell.syntax import parse_tree
-from tests.shell.bash_oracle import argtrace_argv, bash_argv, bash_file_argv
+from tests.shell.bash_oracle import analyzed, argtrace_argv, bash_argv, bash_file_argv
 
 SERVER = "python3 -m sglang.launch_server --model-path m"
 
@@ -59,16 +59,7 @@ def test_every_known_word_equals_bash(name: str, tmp_path: Path) -> None:
 
 
 def _last_word(script: str, tmp_path: Path) -> tuple[str | None, str | None]:
-    path = tmp_path / "launch.sh"
-    path.write_text(script + "\n")
-    result = analyze_script(
-        ScriptSource("launch.sh", (script + "\n").encode(), path),
-        [],
-        {},
-        arg0="launch.sh",
-        run_shellcheck=False,
-    )
-    (server,) = result.servers
+    (server,) = analyzed(script, tmp_path).servers
     return server.argv[-1].text, server.argv[-1].origin.reason
 
 
@@ -150,15 +141,7 @@ ERREXIT = {
 @pytest.mark.parametrize("name", list(ERREXIT))
 def test_set_e_exits_where_bash_exits(name: str, tmp_path: Path) -> None:
     script, starts = ERREXIT[name]
-    path = tmp_path / "launch.sh"
-    path.write_text(script + "\n")
-    result = analyze_script(
-        ScriptSource("launch.sh", (script + "\n").encode(), path),
-        [],
-        {},
-        arg0="launch.sh",
-        run_shellcheck=False,
-    )
+    result = analyzed(script, tmp_path)
     assert bool(result.servers) is starts
     assert bool(bash_file_argv(script, tmp_path)) is starts
     if starts:
