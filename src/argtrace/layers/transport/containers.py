@@ -328,13 +328,15 @@ def _container_servers(
     vanished: tuple[VanishedWord, ...] = (),
     *,
     script_at: Mapping[str, str] | None = None,
+    shell_as_written: bool = True,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
     ``vanished``: the words of the argv that expanded to nothing before the carrier handed it on (a local
     ``docker run``'s, compose's interpolation), numbered in ``argv``. ``script_at``: where in the carrier's
     file a string stands (``FILE:LINE:INDENT``), so that the script's findings point at the file's own
-    characters."""
+    characters. ``shell_as_written``: the ``sh -c`` is the user's (a manifest's ``command:``), not how
+    argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052."""
     from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -376,7 +378,7 @@ def _container_servers(
                 unknown_env=unknown,
             )
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
-            if _basename(argv[0]) in ("sh", "dash") and shell.servers:
+            if shell_as_written and _basename(argv[0]) in ("sh", "dash") and shell.servers:
                 from argtrace.layers.shell.analysis import sh_script_bash_features
 
                 features = sh_script_bash_features(

@@ -104,7 +104,7 @@ def _session_manager(
     if inner is None:
         return
     before = len(result.servers)
-    _container_servers(at, inner, dict(ctx.env), None, how, result)
+    _container_servers(at, inner, dict(ctx.env), None, how, result, shell_as_written=False)
     result.hops.append({"at": at, "via": how, "argv": inner})
     if base != "tmux" or len(result.servers) == before:
         return
