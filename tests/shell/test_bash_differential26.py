@@ -162,3 +162,13 @@ def test_an_assignment_to_a_readonly_variable_fails(script: str, tmp_path: Path)
     """bash refuses it with status 1 (and `set -e` then exits): the status had been 0."""
     assert argtrace_argv(script, tmp_path) == bash_file_argv(script, tmp_path)
     assert argtrace_argv(script, tmp_path)[-1] == "1"
+
+
+def test_set_e_in_a_background_job_ends_the_job_not_the_script(tmp_path: Path) -> None:
+    """`( false; ... ) &` under set -e: the job stops at `false`; the script goes on (it had been an SH023
+    error, "the script exits here")."""
+    script = "set -e\n(false; " + SERVER + " --port 1) &\n" + SERVER + " --port 2"
+    result = analyzed(script, tmp_path)
+    assert [[w.text for w in s.argv][-1] for s in result.servers] == ["2"]
+    assert bash_file_argv(script, tmp_path)[-1] == "2"
+    assert not [f for f in result.findings if f.code == "SH023"]

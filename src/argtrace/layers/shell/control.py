@@ -97,13 +97,14 @@ class Control(Expander):
             return
         at = self.src.at(node.start_byte)
         inner = self.errexit_at
-        if not (
+        if not self.bg_mark and not (
             node.type == "subshell"
             and inner is not None
             and inner[0] is self.src
-            and inner[1] >= node.start_byte
+            and node.start_byte <= inner[1] < node.end_byte
         ):
-            # a subshell that -e ended fails with it: one exit, reported where the command failed
+            # a subshell that -e ended fails with it: one exit, reported where the command failed; in a
+            # background job -e ends the job, not the script
             self.emit("errexit", at, status=status, command=self._short(node))
         self.errexit_at = (self.src, node.start_byte)
         raise _Exit(status, f"`set -e`: `{self._short(node)}` fails at {at}")
