@@ -270,7 +270,7 @@ def analyze(
         findings.append(
             R.SH019.finding(
                 f"no SGLang or vLLM server start found in the commands {label} would run"
-                f"{ended_early(ev, args)}",
+                f"{ended_early(ev, args)}{_unreadable_lines(ev)}",
                 at=label,
             )
         )
@@ -293,6 +293,16 @@ def analyze(
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
     )
+
+
+def _unreadable_lines(ev: E.ShellEvaluator) -> str:
+    """Where the script could not be read as bash reads it (``Control.unreadable``): a server started
+    there may not have been seen."""
+    lines = [str(e.data["lines"]) for e in ev.events if e.kind == "unreadable"]
+    if not lines:
+        return ""
+    where = ", ".join(dict.fromkeys(lines))
+    return f" (argtrace could not read {where} as bash does: a start there is not seen)"
 
 
 def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...]:

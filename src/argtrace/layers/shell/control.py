@@ -47,6 +47,42 @@ _SIMPLE = (
 _ASSIGNING = frozenset({"variable_assignment", "variable_assignments", "declaration_command"})
 
 
+# what a region of text may assign: `NAME=`, `NAME[k]+=`, `for NAME`, `printf -v NAME`, and the names of a
+# `read`/`mapfile` (its words that are names; an option's argument may be taken too, which only loses a value)
+_ASSIGNS = re.compile(
+    r"(?<![\w$-])([A-Za-z_]\w*)(?:\[[^\]\n]*\])?\+?="
+    r"|\bfor\s+([A-Za-z_]\w*)"
+    r"|\bprintf\s+-v\s+([A-Za-z_]\w*)"
+    r"|\b(?:read|mapfile|readarray)\b([^\n;&|<>]*)"
+)
+_NAME_WORD = re.compile(r"(?<![\w$-])[A-Za-z_]\w*(?![\w-])")
+
+
+def _names_assigned_in(text: str) -> set[str]:
+    names: set[str] = set()
+    for m in _ASSIGNS.finditer(text):
+        assigned, loop, printf_v, read_words = m.groups()
+        if read_words is not None:
+            names.update(_NAME_WORD.findall(read_words))
+        else:
+            names.add(assigned or loop or printf_v)
+    return names
+
+
+def _after_blanks_and_comments(text: str, i: int, end: int) -> int:
+    """The first offset in ``text[i:end]`` that is neither a blank, a newline nor in a comment."""
+    while i < end:
+        c = text[i]
+        if c in " \t\n\r":
+            i += 1
+        elif c == "#":
+            nl = text.find("\n", i, end)
+            i = end if nl < 0 else nl + 1
+        else:
+            break
+    return i
+
+
 class Control(Expander):
     def run(self) -> int | None:
         tree = self.src.tree
@@ -73,8 +109,17 @@ class Control(Expander):
         items = list(children)
         # each node's type read once (a call into tree-sitter each time; 19,000 nodes in a 1 MB script)
         types = [c.type for c in items]
+        joined = False  # the statement after a `;` tree-sitter supplied: bash reads it as words of the last
         for i, node in enumerate(items):
             if types[i] in ("comment", "heredoc_body", "heredoc_end") or not node.is_named:
+                if types[i] == ";" and node.is_missing:
+                    joined = True
+                continue
+            if joined:
+                # `[a] X=1`: tree-sitter ended the command at `[a]` and read `X=1` as an assignment;
+                # for bash it is one command, `[a]` given the word `X=1`
+                joined = False
+                self.unreadable(node)
                 continue
             bg = False
             j = i + 1
@@ -123,8 +168,11 @@ class Control(Expander):
             raise _Budget()
         t = node.type
         if t == "ERROR":
-            # a region tree-sitter could not parse: run the pieces it recognised
-            return self.run_block(node.children)
+            # a region tree-sitter could not parse: run the pieces it recognised; what the region assigns
+            # may have been read wrongly or not at all, so those names are unknown from here on
+            status = self.run_block(node.children)
+            self.unreadable(node)
+            return status
         if bg:
             return self.run_background(node)
         if t in _SIMPLE:
@@ -298,6 +346,19 @@ class Control(Expander):
             self.last_status = saved_last
         return "".join(frame["out"]) if frame["ok"] else None
 
+    def unreadable(self, node: Any) -> None:
+        """An ERROR region of the tree (tree-sitter-bash could not read it, SH055 when bash can): the names
+        its text assigns are unknown from here on, each with the region as its reason; a value read from the
+        pieces tree-sitter did recognise may be wrong (a pattern cut short matches other values)."""
+        first, _ = self.src.line_col(node.start_byte)
+        last, _ = self.src.line_col(max(node.end_byte - 1, node.start_byte))
+        lines = f"line {first}" if first == last else f"lines {first}-{last}"
+        at = self.src.at(node.start_byte)
+        self.emit("unreadable", at, lines=lines)
+        reason = f"assigned in {self.src.label} {lines}, which argtrace could not read as bash does"
+        for name in sorted(_names_assigned_in(to_str(self.node_text(node)))):
+            self.set_var(name, None, at=at, expansion=None, reason=reason)
+
     def _short(self, node: Any) -> str:
         text = to_str(self.node_text(node)).replace("\n", " ")
         return text if len(text) <= 60 else text[:57] + "..."
@@ -457,21 +518,31 @@ class Control(Expander):
             return 0
         self.cur_at = self.src.at(value_node.start_byte)
         word = self.expand_single(L.WordTok(self.node_text(value_node), value_node.start_byte))
-        items = [c for c in node.children if c.type == "case_item"]
         parsed: list[tuple[list[str | None], list[Any], str]] = []
-        for it in items:
+        # where the next item's patterns may begin: after `in` (or the previous item), its blanks and comments
+        # (tree-sitter leaves a leading `\ ` of `\ \))` out of the item)
+        prev_end = value_node.end_byte
+        for it in node.children:
+            if it.type != "case_item":
+                if it.type == "in":
+                    prev_end = it.end_byte
+                continue
             pats: list[str | None] = []
             body: list[Any] = []
             term = ";;"
             seen_paren = False
+            pat_start = min(_after_blanks_and_comments(self.src.text, prev_end, it.start_byte), it.start_byte)
+            prev_end = it.end_byte
             for i, c in enumerate(it.children):
                 fname = it.field_name_for_child(i)
                 if not seen_paren:
                     if not c.is_named and c.type == ")":
                         seen_paren = True
                         # the patterns: the source text up to `)`, split on top-level `|`
-                        for raw, off in _split_patterns(self.src.text, it.start_byte, c.start_byte):
-                            pats.append(self.pattern_regex(raw, off))
+                        for raw, off in _split_patterns(self.src.text, pat_start, c.start_byte):
+                            # a pattern over lines is tree-sitter's misreading (`${X}#?)` read as a
+                            # comment): its match is not known
+                            pats.append(None if "\n" in raw else self.pattern_regex(raw, off))
                     continue
                 if fname == "termination" or (not c.is_named and c.type in (";;", ";&", ";;&")):
                     term = c.type

@@ -35,6 +35,7 @@ from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
     BRACE_LIMIT,
     BraceLimit,
+    PatternUnknown,
     _glob_to_regex,
     _has_glob,
     _longest_match,
@@ -514,7 +515,10 @@ class Expander(Params):
             if c.text is None:
                 return None
             pieces.append((c.text, c.quoted and not c.split))
-        return _glob_to_regex(pieces)
+        try:
+            return _glob_to_regex(pieces)
+        except PatternUnknown:
+            return None
 
     def _apply_op(self, p: W.Param, value: str, at: str) -> str | None:
         op = p.op

@@ -9,6 +9,7 @@ import re
 from collections.abc import Sequence
 
 from argtrace.layers.shell import wordparts as W
+from argtrace.layers.shell.printf_format import printf_output
 
 # commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
 _EMULATED = frozenset({"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath", "seq"})
@@ -107,40 +108,5 @@ def _basename(p: str) -> str:
 
 
 def _printf(fmt: str, args: list[str]) -> str | None:
-    """bash's printf for %s/%d/%%/escapes; the format is reused while arguments remain."""
-    out: list[str] = []
-    ai = 0
-    while True:
-        used = 0
-        i = 0
-        while i < len(fmt):
-            c = fmt[i]
-            if c == "\\" and i + 1 < len(fmt):
-                out.append(W.decode_ansi(fmt[i : i + 2]))
-                i += 2
-                continue
-            if c == "%" and i + 1 < len(fmt):
-                d = fmt[i + 1]
-                if d == "%":
-                    out.append("%")
-                elif d in "sdib":
-                    arg = args[ai] if ai < len(args) else ""
-                    if d in "di":
-                        try:
-                            arg = str(int(arg or "0", 0))
-                        except ValueError:
-                            return None
-                    elif d == "b":
-                        arg = W.decode_ansi(arg)
-                    out.append(arg)
-                    ai += 1
-                    used += 1
-                else:
-                    return None
-                i += 2
-                continue
-            out.append(c)
-            i += 1
-        if ai >= len(args) or used == 0:
-            break
-    return "".join(out)
+    """bash's printf (``printf_format``); None where its output is not computed."""
+    return printf_output(fmt, args)

@@ -12,87 +12,147 @@ from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.core import _BREAK, _Chunk, to_str
 
 
+class PatternUnknown(Exception):
+    """A pattern whose meaning argtrace does not translate (``!(...)`` before more of the pattern)."""
+
+
+_EXTGLOB_REGEX = {"@": "(?:{})", "?": "(?:{})?", "*": "(?:{})*", "+": "(?:{})+"}
+_POSIX_CLASSES = {
+    "alpha": "a-zA-Z",
+    "digit": "0-9",
+    "alnum": "a-zA-Z0-9",
+    "upper": "A-Z",
+    "lower": "a-z",
+    "space": "\\s",
+    "xdigit": "0-9a-fA-F",
+    "punct": "!-/:-@\\[-`{-~",
+    "word": "\\w",
+    "blank": " \\t",
+}
+
+
 def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> str:
-    """Translate a bash pattern (pieces with a quoted flag) into a Python regex."""
+    """Translate a bash pattern (pieces with a quoted flag) into a Python regex.
+
+    An extglob group's alternatives are patterns themselves, nested groups included (bash's
+    ``extmatch``, lib/glob/sm_loop.c), and its parts may be quoted (``@("a b"|c)``), so the pattern is
+    read as one sequence of characters, each with its quoted flag. ``!(list)`` matches any text that none
+    of the list matches; it is translated only where it ends the pattern (``*.!(bak)``): before more of
+    the pattern, the part it takes depends on what follows, and :class:`PatternUnknown` is raised."""
+    chars = [(c, quoted) for text, quoted in chunks for c in text]
+    return _translate(chars, extglob, at_end=True)
+
+
+def _translate(chars: Sequence[tuple[str, bool]], extglob: bool, at_end: bool) -> str:
     out: list[str] = []
-    for text, quoted in chunks:
+    i = 0
+    n = len(chars)
+    while i < n:
+        c, quoted = chars[i]
         if quoted:
-            out.append(re.escape(text))
-            continue
-        i = 0
-        n = len(text)
-        while i < n:
-            c = text[i]
-            if c == "\\" and i + 1 < n:
-                out.append(re.escape(text[i + 1]))
-                i += 2
-            elif c == "*":
-                out.append("[\\s\\S]*")
-                i += 1
-            elif c == "?":
-                out.append("[\\s\\S]")
-                i += 1
-            elif c == "[":
-                j = i + 1
-                if j < n and text[j] in "!^":
-                    j += 1
-                if j < n and text[j] == "]":
-                    j += 1
-                while j < n and text[j] != "]":
-                    if text.startswith("[:", j):
-                        k = text.find(":]", j + 2)
-                        j = k + 2 if k > 0 else j + 1
-                    else:
-                        j += 1
-                if j >= n:
-                    out.append("\\[")
-                    i += 1
-                    continue
-                body = text[i + 1 : j]
-                neg = body[:1] in ("!", "^")
-                if neg:
-                    body = body[1:]
-                classes = {
-                    "alpha": "a-zA-Z",
-                    "digit": "0-9",
-                    "alnum": "a-zA-Z0-9",
-                    "upper": "A-Z",
-                    "lower": "a-z",
-                    "space": "\\s",
-                    "xdigit": "0-9a-fA-F",
-                    "punct": "!-/:-@\\[-`{-~",
-                    "word": "\\w",
-                    "blank": " \\t",
-                }
-                # the characters are escaped for Python's class, the POSIX classes' sets are not (`\s` was
-                # escaped into a backslash and an `s`: `${X//[[:space:]]/}` removed no blank)
-                body = "".join(
-                    _posix_class(classes, m) if m.group(1) else re.sub(r"([\\\]\[])", r"\\\1", m.group(2))
-                    for m in re.finditer(r"\[:(\w+):\]|([^[]+|\[)", body)
-                )
-                out.append("[" + ("^" if neg else "") + body + "]")
-                i = j + 1
-            elif extglob and c in "@?*+!" and i + 1 < n and text[i + 1] == "(":
-                j = text.find(")", i)
-                if j < 0:
-                    out.append(re.escape(c))
-                    i += 1
-                    continue
-                alts = "|".join(re.escape(a) for a in text[i + 2 : j].split("|"))
-                out.append(
-                    {
-                        "@": f"(?:{alts})",
-                        "?": f"(?:{alts})?",
-                        "*": f"(?:{alts})*",
-                        "+": f"(?:{alts})+",
-                        "!": f"(?!(?:{alts})$)[\\s\\S]*",
-                    }[c]
-                )
-                i = j + 1
-            else:
+            out.append(re.escape(c))
+            i += 1
+        elif c == "\\" and i + 1 < n:
+            out.append(re.escape(chars[i + 1][0]))
+            i += 2
+        elif extglob and c in "@?*+!" and i + 1 < n and chars[i + 1] == ("(", False):
+            group = _extglob_group(chars, i + 2)
+            if group is None:
                 out.append(re.escape(c))
                 i += 1
+                continue
+            alts, j = group
+            last = at_end and j + 1 == n
+            body = "|".join(_translate(a, extglob, at_end=last) for a in alts)
+            if c == "!":
+                if not last:
+                    raise PatternUnknown
+                out.append(f"(?!(?:{body})\\Z)[\\s\\S]*")
+            else:
+                out.append(_EXTGLOB_REGEX[c].format(body))
+            i = j + 1
+        elif c == "*":
+            out.append("[\\s\\S]*")
+            i += 1
+        elif c == "?":
+            out.append("[\\s\\S]")
+            i += 1
+        elif c == "[":
+            bracket = _bracket(chars, i)
+            if bracket is None:
+                out.append("\\[")
+                i += 1
+                continue
+            rx, i = bracket
+            out.append(rx)
+        else:
+            out.append(re.escape(c))
+            i += 1
     return "".join(out)
+
+
+def _extglob_group(
+    chars: Sequence[tuple[str, bool]], start: int
+) -> tuple[list[list[tuple[str, bool]]], int] | None:
+    """The alternatives of the extglob group whose text begins at ``start`` (after its ``(``), and the
+    offset of its closing ``)``; None when it is not closed. Quoted ``|`` and ``)`` are literal."""
+    alts: list[list[tuple[str, bool]]] = []
+    cur: list[tuple[str, bool]] = []
+    depth = 0
+    i = start
+    while i < len(chars):
+        c, quoted = chars[i]
+        if not quoted:
+            if c == "\\" and i + 1 < len(chars):
+                cur.extend(chars[i : i + 2])
+                i += 2
+                continue
+            if c == "(":
+                depth += 1
+            elif c == ")":
+                if not depth:
+                    alts.append(cur)
+                    return alts, i
+                depth -= 1
+            elif c == "|" and not depth:
+                alts.append(cur)
+                cur = []
+                i += 1
+                continue
+        cur.append(chars[i])
+        i += 1
+    return None
+
+
+def _bracket(chars: Sequence[tuple[str, bool]], i: int) -> tuple[str, int] | None:
+    """A bracket expression ``[...]`` at ``i`` as a regex class and the offset after it; None when it is
+    not closed (the ``[`` is then a literal)."""
+    text = "".join(c for c, _q in chars)
+    n = len(text)
+    j = i + 1
+    if j < n and text[j] in "!^":
+        j += 1
+    if j < n and text[j] == "]":
+        j += 1
+    while j < n and text[j] != "]":
+        if text.startswith("[:", j):
+            k = text.find(":]", j + 2)
+            j = k + 2 if k > 0 else j + 1
+        else:
+            j += 1
+    if j >= n:
+        return None
+    body = text[i + 1 : j]
+    neg = body[:1] in ("!", "^")
+    if neg:
+        body = body[1:]
+    # the characters are escaped for Python's class, the POSIX classes' sets are not (`\s` was
+    # escaped into a backslash and an `s`: `${X//[[:space:]]/}` removed no blank)
+    body = "".join(
+        _posix_class(_POSIX_CLASSES, m) if m.group(1) else re.sub(r"([\\\]\[])", r"\\\1", m.group(2))
+        for m in re.finditer(r"\[:(\w+):\]|([^[]+|\[)", body)
+    )
+    return "[" + ("^" if neg else "") + body + "]", j + 1
 
 
 def _has_glob(text: str) -> bool:

@@ -68,8 +68,28 @@ def parse_tree(text: str) -> Any:
     if tree.root_node.has_error:
         bracketed = _bracket_view(view, tree)
         if bracketed is not None:
+            view = bracketed
             tree = _parser().parse(bracketed.encode("latin-1"))
+    if tree.root_node.has_error:
+        patterned = _pattern_view(view, tree)
+        if patterned is not None:
+            tree = _parser().parse(patterned.encode("latin-1"))
     return tree
+
+
+def _pattern_view(view: str, tree: Any) -> str | None:
+    """``view`` with the case patterns and conditional groups tree-sitter misread written as words
+    (``pattern_views``)."""
+    if "case" not in view and "[[" not in view and "extglob" not in view:
+        return None
+    from argtrace.layers.shell.pattern_views import pattern_masked
+
+    first = [tree]
+
+    def parse(text: str) -> Any:
+        return first.pop() if first else _parser().parse(text.encode("latin-1"))
+
+    return pattern_masked(view, parse)
 
 
 def _bracket_view(view: str, tree: Any) -> str | None:
@@ -244,8 +264,8 @@ _RANGE_DATA: list[tuple[int, str, bytes]] = []
 
 def _range_data(text: str) -> bytes:
     """What tree-sitter reads when it parses a range of ``text``: its latin-1 bytes with the same
-    same-length views ``parse_tree`` uses (here-document bodies blank, misread ``[`` commands as words),
-    remembered for the last text (re-parsing ranges of one big script)."""
+    same-length views ``parse_tree`` uses (here-document bodies blank, misread ``[`` commands and case
+    patterns as words), remembered for the last text (re-parsing ranges of one big script)."""
     if _RANGE_DATA and _RANGE_DATA[0][1] is text:
         return _RANGE_DATA[0][2]
     data = text.encode("latin-1")
@@ -255,12 +275,17 @@ def _range_data(text: str) -> bytes:
         masked = masked_text(text, lambda: _parser().parse(data))
         if masked is not None:
             data = masked.encode("latin-1")
-    if "[" in text:
+    if "[" in text or "case" in text or "extglob" in text:
         tree = _parser().parse(data)
         if tree.root_node.has_error:
             bracketed = _bracket_view(data.decode("latin-1"), tree)
             if bracketed is not None:
                 data = bracketed.encode("latin-1")
+                tree = _parser().parse(data)
+        if tree.root_node.has_error:
+            patterned = _pattern_view(data.decode("latin-1"), tree)
+            if patterned is not None:
+                data = patterned.encode("latin-1")
     _RANGE_DATA[:] = [(id(text), text, data)]
     return data
 
