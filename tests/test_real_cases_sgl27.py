@@ -96,8 +96,9 @@ WHY = [
         fix="make the condition false (not (self.speculative_num_draft_tokens == "
         "self.speculative_num_steps + 1)): change --speculative-num-draft-tokens, --speculative-num-steps",
     ),
-    # the raise site is right, but the fix sends the user to --attention-backend (b): the tree mask is
-    # NGRAM's, and the report's fix drops --enable-linear-replayssm-spec or NGRAM
+    # the raise site is right, but the fix sends the user to the linear-attention backend (b; before this
+    # batch to --attention-backend, which does not pick it): the tree mask is NGRAM's, and the report's fix
+    # drops --enable-linear-replayssm-spec or NGRAM
     WhyCase(
         "sglangpr37061_ngram_replayssm_gdn.cmd",
         "b",
@@ -105,9 +106,9 @@ WHY = [
         "GDNAttnBackend._replayssm_fold_target_verify",
         "strong",
         at="sglang/srt/layers/attention/linear/gdn_backend.py:1385",
-        settings=("attention_backend",),
+        settings=("linear_attn_backend",),
         fix="make the condition false (not (retrieve_parent_token is None)); the backend that raised is the "
-        "one --attention-backend picked",
+        "one --linear-attn-backend picked",
     ),
 ]
 
@@ -218,7 +219,7 @@ MISSING = {
     "sglangpr37061_ngram_replayssm_gdn.cmd": (
         "replayssm",
         "`why` finds the GDN backend's assert, but its condition reads a local (retrieve_parent_token), so "
-        "the fix falls back to --attention-backend; that NGRAM always builds a tree mask is the worker's "
+        "the fix falls back to --linear-attn-backend; that NGRAM always builds a tree mask is the worker's "
         "code, and the model's GDN layers are in config.json",
     ),
     "sglangpr28737_nixl_ib_device_two_hosts.sh": (
