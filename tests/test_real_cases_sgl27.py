@@ -207,6 +207,22 @@ def test_the_trie_against_its_depth_per_value_algorithm_and_release() -> None:
     ]
 
 
+def test_the_trie_read_from_an_engine_s_keywords(tmp_path: Path) -> None:
+    """The same sizes given to ``sglang.Engine`` as keywords (a Python launch): the same finding, at the
+    keyword's value."""
+    script = tmp_path / "engine.py"
+    script.write_text(
+        "import sglang as sgl\n"
+        'llm = sgl.Engine(model_path="Qwen/Qwen3-8B", speculative_algorithm="NGRAM", '
+        "speculative_ngram_capacity=4, speculative_ngram_max_trie_depth=4)\n",
+        encoding="utf-8",
+    )
+    report = run_cli(["check", "--format", "json", "--no-resolve", str(script)]).json
+    assert [(f["severity"], f["at"]) for f in report["findings"] if f["code"] == "RS066"] == [
+        ("warning", f"{script}:2:125")
+    ]
+
+
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
 # mechanism it lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {
