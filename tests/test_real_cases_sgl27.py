@@ -241,13 +241,14 @@ MISSING = {
     "sglangpr28737_nixl_ib_device_two_hosts.sh": (
         "ib-device",
         "0.5.23's NIXL connection maps --disaggregation-ib-device to UCX's device list (nixl/conn.py:564), "
-        "so the assumed release honours the flag; which older releases ignore it is not read from their "
-        "wheels",
+        "0.5.17's reads no ib_device (the cookbook's case): the assumed newest release honours the flag, the "
+        "release that ran is not named, and no table says which releases between read it",
     ),
     "sglangpr34285_dflash_pd_decode.sh": (
         "DFLASH",
-        "0.5.23's build_disagg_draft_input has the DFLASH branch (speculative/spec_info.py:222); the "
-        "releases without it are not read, and the fallback is silent (no raise or log site to evaluate)",
+        "0.5.23's build_disagg_draft_input has the DFLASH branch (speculative/spec_info.py:222), 0.5.17's "
+        "has EAGLE and DSPARK only: the assumed newest release engages DFLASH, and the older releases' "
+        "fallback is silent (no raise or log site to evaluate)",
     ),
     "sglang26647_hicache_mooncake_dsv4_flash.sh": (
         "mooncake",
@@ -280,8 +281,11 @@ MISSING = {
     ),
     "sglangpr26201_mixed_chunk_eagle3.cmd": (
         "mixed-chunk",
-        "RS055 reads the release's 'Mixed chunked prefill is disabled' warning, but it sits in "
-        "_handle_eagle_family under enable_mixed_chunk alone: the caller's algorithm test is not recorded",
+        "the launch is analysed as 0.5.20 (SGLANG_ENABLE_SPEC_V2 narrows it), whose _handle_eagle_family "
+        "keeps mixed chunk for EAGLE3 (algo.supports_mixed_chunk(), speculative/spec_info.py:139-150 in the "
+        "0.5.20 wheel); the releases that drop it, 0.5.13.post1-0.5.18, log 'Mixed chunked prefill is "
+        "disabled' under enable_mixed_chunk alone, the caller's algorithm test unrecorded (RS055 keeps "
+        "two-setting sites)",
     ),
 }
 
