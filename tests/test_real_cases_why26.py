@@ -272,7 +272,8 @@ CASES = [
         "GDNKernelDispatcher.__init__",
         "weak",
         "sglang/srt/layers/attention/linear/gdn_backend.py:329",
-        ("attention_backend",),
+        # GDNKernelDispatcher's kernels are --linear-attn-backend's (was attention_backend: sgl27)
+        ("linear_attn_backend",),
         "the condition not is_cuda() is the GPU's or platform's",
     ),
     WhyCase(

@@ -703,6 +703,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.container_shm import container_shm  # MM015: docker run's 64 MiB /dev/shm
 
     results.append(container_shm(report))
+    from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
+
+    results.append(ngram_trie(report))
     return results
 
 

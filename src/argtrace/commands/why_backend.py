@@ -7,7 +7,9 @@ for this configuration. Reason: ['sink setting not supported']") reads the model
 server argument, so the message index names no setting for it. The backend that raised was the one the
 launch's flag picked, or the one chosen for this GPU and model when none was given: that flag is the setting
 to change (another backend, or none so that the selector chooses). Which flag: SGLang's ``--attention-
-backend``, its vision encoder's ``--mm-attention-backend`` (``layers/attention/vision.py``), vLLM's
+backend``, its vision encoder's ``--mm-attention-backend`` (``layers/attention/vision.py``), its
+linear-attention backends' ``--linear-attn-backend`` (``layers/attention/linear/``, where the release has
+the flag), vLLM's
 ``--attention-backend`` in the releases whose parser has it and ``VLLM_ATTENTION_BACKEND`` before (the
 releases from the generated schemas; vllm#40153, vllm#22331: the fix the threads settled on was the
 backend). A check that already names a setting keeps it, and a module-level helper that probes the GPU for
@@ -23,6 +25,19 @@ from typing import Any
 _BACKEND_MODULE = re.compile(r"/attention/backends/|/layers/attention/")
 _SELECTOR = re.compile(r"\bget_attn_backend_cls$")
 _VISION = re.compile(r"/layers/attention/vision")
+# SGLang's linear-attention backends (GDN, KDA, Lightning: ``layers/attention/linear/``) run beside the full
+# attention backend, and their kernels are picked by --linear-attn-backend (and its -decode/-prefill/-verify
+# variants) where the release has it: 0.5.23's GDNKernelDispatcher reads linear_attn_backend, not
+# attention_backend; older releases picked the hybrid backend with --attention-backend hybrid_linear_attn
+_LINEAR = re.compile(r"/layers/attention/linear/")
+
+
+@functools.cache
+def _linear_flag_in(version: str | None) -> bool:
+    """True when SGLang ``version``'s parser has --linear-attn-backend (from the generated schema)."""
+    from argtrace.frameworks.schema import load_schema
+
+    return version is not None and load_schema("sglang", version).option("--linear-attn-backend") is not None
 
 
 @functools.cache
@@ -58,6 +73,8 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
     if not (in_backend or (framework == "vllm" and _SELECTOR.search(function))):
         return
     flag = "--mm-attention-backend" if _VISION.search(path) else "--attention-backend"
+    if framework == "sglang" and _LINEAR.search(path) and _linear_flag_in(_site_release(first)):
+        flag = "--linear-attn-backend"
     known = _first_release_with(framework, flag)
     if known is None:
         return

@@ -459,3 +459,38 @@ RS070 = Rule(
     exceptions="Only fields EngineArgs declares with the class's default and passes on as given; a note when "
     "the named release's source was not read (the bound of the release that was).",
 )
+
+RS066 = Rule(
+    code="RS066",
+    layer="resolution",
+    severity="error",
+    title="An NGRAM trie capacity not above its depth",
+    basis="framework-code",
+    rationale=(
+        "SGLang's NGRAM speculative decoding keeps the recent token suffixes in a trie of "
+        "--speculative-ngram-capacity nodes, and the trie's root takes one of them (Trie::Trie: "
+        "nodes_.resize(capacity), then root_ = getNode(); jit_kernel/csrc/ngram_corpus/trie.cpp:12-19 in "
+        "0.5.10.post1, kernels/jit/csrc/ngram_corpus/trie.cpp:14-21 in 0.5.23). Inserting a suffix of "
+        "--speculative-ngram-max-trie-depth tokens needs that many free nodes: with a capacity equal to the "
+        "depth Trie::insert calls squeeze() on an empty LRU list, which frees an invalid pointer "
+        '("munmap_chunk(): invalid pointer", the scheduler aborts on the first request: sglang#36495, '
+        'capacity 4 and depth 4); below the depth squeeze() raises "Insufficient node size to release '
+        'required nodes". The server starts; the first request that holds as many tokens as the capacity '
+        "stops it (the same constructor in 0.5.17's kernels/jit/csrc/ngram_corpus/trie.cpp). Both flags "
+        "exist from 0.5.10.post1 (the depth's default is 18, the capacity's 10000000)."
+    ),
+    fix="give --speculative-ngram-capacity a value above --speculative-ngram-max-trie-depth (the default "
+    "10000000), or lower the depth",
+    example=_static(
+        "python3 -m sglang.launch_server --model-path m --speculative-algorithm NGRAM "
+        "--speculative-ngram-max-trie-depth 4 --speculative-ngram-capacity 4",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python3 -m sglang.launch_server --model-path m --speculative-algorithm NGRAM "
+        "--speculative-ngram-max-trie-depth 4 --speculative-ngram-capacity 8",
+        "0.5.23",
+    ),
+    exceptions="Only with --speculative-algorithm NGRAM and a release that registers both flags "
+    "(0.5.10.post1 on); a warning when nothing names the release.",
+)

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/4770 (2026-03-04, closed; fixed by gpustack PR#4777), seen 2026-12-04: Qwen3.5 on an RTX 5090 fails while the model runner initialises; SGLang's default attention backend for the hybrid model is not one Blackwell supports, and --attention-backend triton works. The report's GPU and model family; checkpoint, context and port are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-9B --context-length 32768 --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/36495 (2026-08-26, open), seen 2026-12-04: a correct launch: the same NGRAM server with the capacity raised to 8, which the report says completes normally; model and port are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --speculative-algorithm NGRAM --speculative-ngram-max-trie-depth 4 --speculative-ngram-capacity 8 --port 30000

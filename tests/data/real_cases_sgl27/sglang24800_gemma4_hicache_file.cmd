@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/24800 (2026-05-09, closed), seen 2026-12-04: Gemma 4 with HiCache's file (L3) storage backend: the scheduler raises in its event loop (the SWA pool is not wired into HiRadixCache; a later comment: L3 for Gemma 4 needs SGLANG_ENABLE_UNIFIED_RADIX_TREE=1). The report's model family and backend; checkpoint, ratio and port are stand-ins.
+python3 -m sglang.launch_server --model-path google/gemma-4-26B-A4B-it --enable-hierarchical-cache --hicache-ratio 2 --hicache-storage-backend file --port 30000

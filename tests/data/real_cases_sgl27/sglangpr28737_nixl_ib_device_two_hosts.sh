@@ -1,0 +1,6 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/28737 (2026-06-19, merged), seen 2026-12-04: the Laguna-M.1 cookbook's PD section: the NIXL path ignores --disaggregation-ib-device (a Mooncake-only flag); NIXL's UCX picks its NIC from UCX_NET_DEVICES, and without it every KV transfer between the two hosts hangs until the 300 s timeout ("Request ... timed out ... in KVPoll.WaitingForInput") and returns a 500. Prefill and decode on two hosts with --disaggregation-transfer-backend nixl, the NIC given only by the flag; model, addresses and ports are stand-ins.
+# host A (prefill)
+python3 -m sglang.launch_server --model-path poolside/Laguna-M.1 --tp 8 --trust-remote-code --disaggregation-mode prefill --disaggregation-transfer-backend nixl --disaggregation-ib-device mlx5_0 --host 0.0.0.0 --port 30000 &
+# host B (decode)
+ssh 10.0.0.2 python3 -m sglang.launch_server --model-path poolside/Laguna-M.1 --tp 8 --trust-remote-code --disaggregation-mode decode --disaggregation-transfer-backend nixl --disaggregation-ib-device mlx5_0 --host 0.0.0.0 --port 30001 &
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://10.0.0.1:30000 --decode http://10.0.0.2:30001 --host 0.0.0.0 --port 8000

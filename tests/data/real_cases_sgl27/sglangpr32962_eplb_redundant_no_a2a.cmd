@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/32962 (2026-07-30, merged), seen 2026-12-04: EPLB with redundant experts on the default no-a2a MoE path (--moe-a2a-backend none) silently corrupts the output (GSM8K 0.63 -> 0.42, no error, no warning): the replica choice is per rank, so a replicated expert is summed several times. The PR's flags and test model; the port is a stand-in.
+python3 -m sglang.launch_server --model-path lmsys/sglang-ci-dsv3-test --tp 2 --ep-size 2 --enable-eplb --ep-num-redundant-experts 48 --trust-remote-code --port 30000

@@ -1,0 +1,5 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/34285 (2026-08-10, open), seen 2026-12-04: DFlash speculative decoding does not engage on the decode side under PD disaggregation: build_disagg_draft_input() has no DFLASH branch, returns None, and the decode server runs without speculation and without any error. A 1P1D launch on one node with DFLASH on both sides; the PR's model and draft, ports and GPU ids are stand-ins.
+export SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN=1
+CUDA_VISIBLE_DEVICES=0 python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/LLaMA3.1-8B-Instruct-DFlash-UltraChat --disaggregation-mode prefill --port 30000 &
+CUDA_VISIBLE_DEVICES=1 python3 -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --speculative-algorithm DFLASH --speculative-draft-model-path z-lab/LLaMA3.1-8B-Instruct-DFlash-UltraChat --disaggregation-mode decode --port 30001 &
+python3 -m sglang_router.launch_router --pd-disaggregation --prefill http://127.0.0.1:30000 --decode http://127.0.0.1:30001 --port 8000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/36867 (2026-08-28, open), seen 2026-12-04: on ROCm SGLang selects AITER for MHA by default, and AITER rejects gfx1100 during JIT, so an RX 7900 XTX fails to start although --attention-backend triton works on it. The PR's GPU; the model is one of the PR's, the port a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-ASR-1.7B --port 30000

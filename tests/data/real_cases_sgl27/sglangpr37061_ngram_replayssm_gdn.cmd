@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/37061 (2026-08-29, open), seen 2026-12-04: --enable-linear-replayssm-spec on a GDN hybrid model with --speculative-algorithm NGRAM passes validation and crashes on the first forward (AssertionError: ReplaySSM fold-every-commit supports a linear draft chain only (topk <= 1)): NGRAM always builds a tree mask. The PR's flags; the checkpoint and port are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --speculative-algorithm NGRAM --enable-linear-replayssm-spec --port 30000

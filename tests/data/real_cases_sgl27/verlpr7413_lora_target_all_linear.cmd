@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/verl-project/verl/pull/7413 (merged), seen 2026-12-04: verl launched SGLang with --lora-target-modules all-linear (PEFT's spelling), which SGLang does not know; the fix passes SGLang's own 'all' and lets it expand the modules per backend. A LoRA server with the PEFT spelling; model, rank and port are stand-ins.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-0.6B --enable-lora --max-lora-rank 32 --lora-target-modules all-linear --max-loras-per-batch 1 --port 30000
