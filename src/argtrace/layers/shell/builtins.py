@@ -515,6 +515,17 @@ class Builtins(Inputs):
                 f"{to_str(argv[0].text or 'source')} {to_str(fname)}", "the caller's stdin"
             )
             return None
+        written = self._written_by_script(to_str(fname))
+        if written is not None:
+            # `cat > env.sh <<EOF ... EOF; source env.sh`: the file the script wrote, not this machine's
+            name = f"{to_str(argv[0].text or 'source')} {to_str(fname)}"
+            if written[0] is None:
+                self._note_unread_source(name, "a file the script wrote, whose text is not known statically")
+                self._taint_all(
+                    f"`{name}` ({at}) reads a file the script wrote, whose text is not known statically"
+                )
+                return None
+            return self.run_string(written[0], at, label=f"{name} at {at}")
         path = self._find_source(to_str(fname))
         if path is None:
             near = None
@@ -575,6 +586,21 @@ class Builtins(Inputs):
             self.call_stack.pop()
             if len(args) > 1:
                 self.positional, self.positional_reason = saved_pos, saved_reason
+
+    def _written_by_script(self, fname: str) -> tuple[str | None] | None:
+        """(text,) of ``fname`` when the script wrote it from a here-document before this point (text None
+        when its expansion is not known statically); None when the script did not write it."""
+        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
+        self.heredoc_scanned = len(self.commands)
+        if not self.heredoc_commands:
+            return None
+        from argtrace.layers.shell.written import heredoc_files, written_key
+
+        key = written_key(fname, self.cwd)
+        for path, text in heredoc_files(self.heredoc_commands):
+            if path == key:
+                return (text,)
+        return None
 
     def _find_source(self, fname: str) -> str | None:
         if "/" in fname:

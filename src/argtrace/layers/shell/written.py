@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def _key(path: str, cwd: str | None) -> str:
+def written_key(path: str, cwd: str | None) -> str:
+    """The key a written file is known by: its path joined to the directory it was named in."""
     return posixpath.normpath(path if path.startswith("/") or not cwd else posixpath.join(cwd, path))
 
 
@@ -37,7 +38,7 @@ def heredoc_files(commands: Sequence[Any]) -> tuple[tuple[str, str | None], ...]
         if command.moved and cwd is None:
             continue  # a `cd` to a directory not known statically: the path is not known
         for target, append in targets:
-            key = _key(target, cwd)
+            key = written_key(target, cwd)
             if append:
                 before = written.get(key)
                 written[key] = None if before is None or io.stdin is None else before + io.stdin

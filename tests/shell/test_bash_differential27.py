@@ -1,0 +1,75 @@
+"""A third probe against real bash (session 27): each script's server argv as argtrace states it must equal
+bash's, word for word, and the words argtrace leaves unknown are the ones named here.
+
+bash runs each script from a file with a ``python3`` function that prints its arguments
+(``bash_oracle.bash_file_argv``). What the probe found: a script that sources a file it wrote from a
+here-document (``cat > env.sh <<EOF ... EOF; source env.sh``) read the file from this machine's disk, or
+nothing; ``printf`` with a width, a number format or ``%q`` was unknown (``printf_format.py``,
+``test_printf_format.py``); case patterns and extglob groups (``test_pattern_views.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.shell.bash_oracle import argtrace_argv, bash_file_argv
+
+SERVER = "python3 -m sglang.launch_server --model-path m"
+
+# (script, the words argtrace leaves unknown, by index in the server's argv after `python3`)
+CASES = {
+    "source_written_env_file": (
+        "cat > {tmp}/env.sh <<EOF\nexport MODEL=Qwen/Qwen3-8B\nPORT=$((30000 + 1))\nEOF\n"
+        'source {tmp}/env.sh\npython3 -m sglang.launch_server --model-path "$MODEL" --port "$PORT"',
+        set(),
+    ),
+    "dot_relative_after_cd": (
+        "cd {tmp}\ncat > run_env.sh <<'EOF'\nTP=4\nEOF\n. ./run_env.sh\n" + SERVER + ' --tp "$TP"',
+        set(),
+    ),
+    "written_with_a_command_substitution": (
+        "cat > {tmp}/env2.sh <<EOF\nTP=$(nproc)\nEOF\nsource {tmp}/env2.sh\n" + SERVER + ' --tp "$TP" --x 1',
+        {5},
+    ),
+    "appended_env_file": (
+        "cat > {tmp}/env3.sh <<EOF\nA=1\nEOF\ncat >> {tmp}/env3.sh <<EOF\nB=2\nEOF\n"
+        "source {tmp}/env3.sh\n" + SERVER + ' --a "$A" --b "$B"',
+        set(),
+    ),
+    "written_by_tee": (
+        "tee {tmp}/env4.sh > /dev/null <<'EOF'\nexport DP=2\nEOF\nsource {tmp}/env4.sh\n"
+        + SERVER
+        + ' --dp "$DP"',
+        set(),
+    ),
+    "printf_widths_and_numbers": (
+        "printf -v PORT '%d' 0x7530\nprintf -v RUN 'run-%03d' 7\nN=$(printf '%.0f' 3.7)\n"
+        + SERVER
+        + ' --port "$PORT" --served-model-name "$RUN" --tp "$N"',
+        set(),
+    ),
+    "array_quoted_for_a_remote_shell": (
+        "ARGS=(--chat-template '{{% if x %}}a b{{% endif %}}' --x \"it's\")\n"
+        'Q=$(printf \'%q \' "${{ARGS[@]}}")\neval "' + SERVER + ' $Q"',
+        set(),
+    ),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_argv_is_bash_s(name: str, tmp_path: Path) -> None:
+    template, unknown = CASES[name]
+    script = template.format(tmp=tmp_path)
+    theirs = bash_file_argv(script, tmp_path)
+    ours = argtrace_argv(script, tmp_path)
+    assert len(ours) == len(theirs), (ours, theirs)
+    assert {i for i, w in enumerate(ours) if w is None} == unknown
+    assert [w for w in ours if w is not None] == [t for i, t in enumerate(theirs) if i not in unknown]
+
+
+def test_a_written_file_wins_over_the_one_on_this_disk(tmp_path: Path) -> None:
+    """The script overwrites the file before it sources it: this machine's copy is not what runs."""
+    (tmp_path / "env.sh").write_text("TP=1\n")
+    script = f"cat > {tmp_path}/env.sh <<'EOF'\nTP=8\nEOF\nsource {tmp_path}/env.sh\n{SERVER} --tp \"$TP\""
+    assert argtrace_argv(script, tmp_path)[-1] == "8" == bash_file_argv(script, tmp_path)[-1]
