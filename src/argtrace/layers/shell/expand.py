@@ -251,9 +251,10 @@ class Expander(Params):
             return False, None
         if toks.words[0].raw not in _EMULATED or toks.words[0].assign or toks.words[0].raw in self.funcs:
             return False, None  # a function, a builtin with side effects, an expanded name: _capture
-        if any(_MAY_ASSIGN.search(w.raw) for w in toks.words[1:]):
+        if any("$" in w.raw and _MAY_ASSIGN.search(w.raw, w.raw.index("$")) for w in toks.words[1:]):
             # `${x:=v}`, `$((i++))`: the assignment happens in the substitution's subshell, which only
-            # _capture has (expanding here would set x in the script itself)
+            # _capture has (expanding here would set x in the script itself); a plain `--port=1` or
+            # `--long` assigns nothing (only what follows a `$` is looked at)
             return False, None
         words: list[str] = []
         for w in toks.words:
@@ -292,6 +293,10 @@ class Expander(Params):
             return _dirname(args[0]) + "\n"
         if cmd == "seq":
             return seq_output(args)
+        if cmd == "getopt":
+            from argtrace.layers.shell.getopt_program import getopt_output  # scripts that parse options
+
+            return getopt_output(args)
         if cmd == "basename" and 1 <= len(args) <= 2:
             b = _basename(args[0])
             if len(args) == 2 and b.endswith(args[1]) and b != args[1]:
