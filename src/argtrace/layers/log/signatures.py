@@ -190,6 +190,10 @@ def match_line(
             continue
         if first is not None and (sig.stage is None or sig.stage == stage or sig.when_stage is not None):
             continue
+        if first is not None and stage != UNKNOWN and first[0].when_stage is None and sig.framework == "any":
+            # held at "validation": only a framework's own words name the step better than the line's place
+            # (torch's NCCL watchdog line stays the watchdog's, not the generic NCCL entry's: simplerl#25)
+            continue
         if sig.needle and sig.needle not in text:
             continue
         m = sig.pattern.search(text)
