@@ -7,7 +7,7 @@ a launch (``layers/process.py``: a name no release reads and no near-miss of one
 script's own or of another tool, which the framework ignores", info):
 
 - a name some release reads (``VLLM_USE_V1``, ``VLLM_ATTENTION_BACKEND``): a setting a user made for vLLM,
-  which this release drops: a warning;
+  which the logging release drops (or does not read yet): a warning;
 - a near-miss of a name some release reads (``VLLM_LOGGING_LEVL``): a misspelt setting, lost: a warning;
 - any other name with the prefix: another program's variable, which vLLM ignores and nothing shows was set
   for vLLM: a note. vllm-dgx-spark#3's image (vLLM ``0.17.1+a03ca76a.nv26.03``) logs it for
@@ -49,8 +49,8 @@ def unknown_env(name: str) -> UnknownEnv | None:
         from argtrace.frameworks.entrypoints import describe_span
 
         return UnknownEnv(
-            f" vLLM {describe_span('vllm', readers)} read {name}: a setting made for vLLM that this release "
-            "drops.",
+            f" vLLM {describe_span('vllm', readers)} read {name}: a setting made for vLLM that the release "
+            "which logged this does not read (dropped, or not yet there).",
             "warning",
         )
     near = difflib.get_close_matches(name, sorted(index.env), n=1, cutoff=NEAR_MISS)
