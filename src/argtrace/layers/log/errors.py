@@ -16,7 +16,7 @@ from typing import Any
 from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
-from argtrace.layers.log.signatures import Signature, match_cut, match_line
+from argtrace.layers.log.signatures import Signature, catch_all, match_cut, match_line
 from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
 
 _ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
@@ -141,9 +141,18 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             )
         if sig is not None and launch.framework is None and sig.framework in ("sglang", "vllm"):
             launch.framework = sig.framework
-        if sig is not None and sig.id in seen:
-            seen[sig.id].count += 1
+        own = _seen_key(sig, groups) if sig is not None else ""
+        if sig is not None and own in seen:
+            seen[own].count += 1
             continue
+        if sig is not None and catch_all(sig):
+            # torch's OutOfMemoryError under vLLM's own message of the same failure ("CUDA out of memory
+            # occurred when warming up sampler", vllm#19445): the catch-all's line counts under the entry that
+            # named it more closely (that entry's line matches the catch-all too)
+            closer = next((h for h in hits if h.signature and sig.pattern.search(h.text)), None)
+            if closer is not None:
+                closer.count += 1
+                continue
         fatal = bool(exc or argparse_err or text == "Killed")
         if sig is not None:
             fatal = fatal or sig.code in ("LG003", "LG004", "LG005", "LG007")
@@ -172,8 +181,26 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         )
         if argparse_err:
             hit.stage = "arguments"
+        wider = (
+            next(
+                (
+                    h
+                    for h in hits
+                    if h.signature and catch_all(h.signature) and h.signature.pattern.search(text)
+                ),
+                None,
+            )
+            if sig is not None and not catch_all(sig)
+            else None
+        )
+        if wider is not None:
+            # the same failure named the other way round (torch's line first, then the framework's): this
+            # closer entry takes the catch-all's place, counting its line
+            hit.count = wider.count + 1
+            hits.remove(wider)
+            seen.pop(_seen_key(wider.signature, wider.groups) if wider.signature else "", None)
         if sig is not None:
-            seen[sig.id] = hit
+            seen[own] = hit
         elif exc:
             key = "exc:" + text
             if key in seen:
@@ -182,6 +209,13 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             seen[key] = hit
         hits.append(hit)
     launch.errors = hits
+
+
+def _seen_key(sig: Signature, groups: dict[str, str]) -> str:
+    """One finding per catalog entry, its repeats counted; per variable for an entry about a setting that
+    names it (LG006's ``Unknown vLLM environment variable detected: NAME``): each variable is its own cause,
+    and what the release index says of one (a dropped setting, another program's) is not said of another."""
+    return f"{sig.id}:{groups['name']}" if sig.code == "LG006" and "name" in groups else sig.id
 
 
 def exception_of(block: Sequence[str]) -> str | None:

@@ -316,10 +316,21 @@ def _launch_findings(
                 "out; that collective is the cause. "
             )
             cause = timeout
-        head = f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{raised}"
+        kind = None
+        if sig.id == "vllm-unknown-env" and "name" in hit.groups:
+            from argtrace.layers.log.unknown_env import unknown_env  # the release index: only for this line
+
+            kind = unknown_env(hit.groups["name"])
+        env_said = kind.sentence if kind is not None else ""
+        head = (
+            f"[{sig.id}] {above_said}{sig.meaning} (during {where}){named_cause}.{implied}{values}{env_said}"
+        )
+        head += raised
         message = f"{head} Line{times}: {hit.text[:300]}"
-        severity: Severity | None = _SEVERITY.get(sig.severity or "")
+        severity: Severity | None = _SEVERITY.get(kind.severity if kind is not None else sig.severity or "")
         fix = cause.fix if cause is not None else (lib.fix if lib and lib.exception and lib.fix else sig.fix)
+        if kind is not None and kind.fix:
+            fix = kind.fix
         if sig.wrapper and cause is None and not (lib and lib.exception) and hit.stage == "cuda_graph":
             # a wrapper's traceback through the CUDA graph capture (sglang#29562: SGLang's piecewise prefill
             # graphs) whose exception the copy lacks: the step's own switch, as for a cut traceback, tells

@@ -208,8 +208,50 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
             own = _own_note(scan, label, head)
             if own is not None:
                 return own
+            plugin = _kv_library_lines(head)
+            if plugin is not None:
+                name, count, quoted = plugin
+                # a KV cache library's own lines, which it logs from inside the server's processes (kvcached
+                # PR#459's lines before SGLang's): the server's file, too little of it to say more
+                return rules.LG012.finding(
+                    f"{label} has {scan.total_lines} line(s), {count} of them {name}'s (`{quoted}`), a KV "
+                    "cache library that runs inside the server's processes, and none of the server's own: "
+                    "the server's file, but too little of it to say where the launch got to or what it "
+                    "started with.",
+                    at=None,
+                    severity="info",
+                    fix="Give argtrace the server's whole log, from its start (the terminal, `docker logs`, "
+                    "`kubectl logs`, the journal).",
+                )
         what = f"has {scan.total_lines} line(s) but none from an SGLang or vLLM server"
     return rules.LG012.finding(f"{label} {what}: it cannot say what the server saw.", at=None)
+
+
+# The loggers of the KV cache libraries SGLang and vLLM load into their own processes, each line's head:
+# kvcached's ``[kvcached][INFO][2026-09-17 17:34:46][patches.py:131] `` (kvcached/utils.py,
+# get_kvcached_logger: ``[{name}][%(levelname)s][%(asctime)s][%(filename)s:%(lineno)d] %(message)s``) and
+# LMCache's ``[2025-08-14 10:00:00,123] LMCache INFO: `` (lmcache/logging.py, build_format:
+# ``[%(asctime)s] LMCache %(levelname)s: %(message)s (%(filename)s:%(lineno)d:%(name)s)``).
+_LEVEL = r"(?:DEBUG|INFO|WARNING|ERROR|CRITICAL)"
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")  # LMCache colours its head on every stream, kvcached on a terminal
+_KV_LIBRARIES = (
+    (
+        "kvcached",
+        re.compile(rf"^\[kvcached[\w.]*\]\[{_LEVEL}\]\[\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d\]\[[\w.]+:\d+\] "),
+    ),
+    ("LMCache", re.compile(rf"^\[\d{{4}}-\d\d-\d\d \d\d:\d\d:\d\d,\d{{3}}\] LMCache {_LEVEL}: ")),
+)
+
+
+def _kv_library_lines(head: str) -> tuple[str, int, str] | None:
+    """(the library, how many of its lines, the first cut to 120 characters) when the file's head holds
+    lines of a KV cache library that runs inside the server's processes; None when it holds none."""
+    for name, pattern in _KV_LIBRARIES:
+        bodies = (_ANSI.sub("", split_prefix(line).body) for line in head.splitlines())
+        found = [body for body in bodies if pattern.match(body)]
+        if found:
+            return name, len(found), _cut(found[0])
+    return None
 
 
 def _own_note(scan: Scan, label: str, head: str) -> Finding | None:

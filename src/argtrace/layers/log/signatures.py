@@ -156,6 +156,11 @@ def _top_level_alternation(regex: str) -> bool:
 
 # The stage of an error in an excerpt that shows no start-up step before it (analyze.stage_after).
 UNKNOWN = "unknown"
+# The stages a line's place does not show: no step before it, or no args line yet and nothing of a started
+# server ("validation", launch.stage_after's default); there a framework's own words naming the step of an
+# error they share with a catch-all entry say more (vllm#19445's sampler warm-up, pasted with torch's
+# OutOfMemoryError below it, was "the GPU ran out of memory (during argument validation)").
+UNSHOWN = (UNKNOWN, "validation")
 
 
 def match_line(
@@ -185,17 +190,29 @@ def match_line(
             continue
         if first is not None and (sig.stage is None or sig.stage == stage or sig.when_stage is not None):
             continue
+        if first is not None and stage != UNKNOWN and first[0].when_stage is None and sig.framework == "any":
+            # held at "validation": only a framework's own words name the step better than the line's place
+            # (torch's NCCL watchdog line stays the watchdog's, not the generic NCCL entry's: simplerl#25)
+            continue
         if sig.needle and sig.needle not in text:
             continue
         m = sig.pattern.search(text)
         if m:
             hit = sig, {k: v for k, v in m.groupdict().items() if v is not None}
-            if first is not None or (sig.when_stage is None and (sig.stage is not None or stage != UNKNOWN)):
+            if first is not None or (
+                sig.when_stage is None and (sig.stage is not None or stage not in UNSHOWN)
+            ):
                 return hit
             # kept for the stage (when_stage), or, when the file does not show the stage, a catch-all entry
             # ("cuda-oom"): a later entry whose own message names its stage (the sampler warm-up) still wins
             first = hit
     return first
+
+
+def catch_all(sig: Signature) -> bool:
+    """An entry for any framework's line that names no step of its own (``cuda-oom``): what a framework's own
+    message naming its step says of the same line is more."""
+    return sig.framework == "any" and sig.stage is None and sig.when_stage is None
 
 
 # What a cut line must still hold to be read as the start of a signature's message: fewer characters name
