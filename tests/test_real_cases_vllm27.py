@@ -237,6 +237,13 @@ _HEAD = (
             f"{_HEAD} --headless --data-parallel-start-rank 1 --api-server-count 2",
             [("PA054", "error")],
         ),
+        # the other node of the file serves its own API too (hybrid by inference on both): the mode meant
+        (
+            "0.29.0",
+            f"{_HEAD} --data-parallel-start-rank 0 &\n"
+            f"{_HEAD} --data-parallel-start-rank 1 --port 8001 &\nwait",
+            [],
+        ),
         # a release whose wheel was not read
         ("0.7.3", f"{_HEAD} --data-parallel-start-rank 0", []),
     ],
@@ -376,3 +383,23 @@ def test_the_release_table_is_generated() -> None:
     }
     bare = arg_utils.replace(" is not None", "")
     assert facts({ARG_UTILS: bare})["hybrid_from_start_rank"] == "nonzero"
+
+
+@pytest.mark.parametrize(
+    ("release", "inferred"),
+    [
+        ("0.29.0", "any --data-parallel-start-rank, 0 too"),
+        ("0.10.2", "a --data-parallel-start-rank above 0"),  # the bare value's releases
+    ],
+)
+def test_why_on_a_remote_engine_not_headless(release: str, inferred: str) -> None:
+    """Variant (not a report): the converse refusal, the head in internal load balancing."""
+    text = "RuntimeError: Remote engine 1 must use --headless unless in external or hybrid dp lb mode"
+    result = run_cli(["why", "--format", "json", "--framework-version", release, text])
+    fix = result.json["why"]["matches"][0]["fix"]
+    assert fix.startswith(
+        "the head runs internal load balancing, whose remote engines must be --headless: start engine 1's "
+        "node with --headless, or make every node serve its own API (hybrid: --data-parallel-hybrid-lb; "
+        f"on vllm {release} a start that is not --headless is taken for a hybrid load-balanced node by "
+        f"{inferred},"
+    )

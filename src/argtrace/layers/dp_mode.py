@@ -123,16 +123,18 @@ def _inferred_external(start: DpStart, facts: Mapping[str, Any], starts: Sequenc
     refused = str(facts.get("remote_headless_refused") or "")
     if not refused:
         return []
-    peers = [
+    launch = [
         s
         for s in starts
         if s is not start
-        and _headless(s)
         and s.values.get("data_parallel_size") == values.get("data_parallel_size")
         and s.values.get("data_parallel_address") == values.get("data_parallel_address")
     ]
-    if not peers and rank != 0:
-        return []  # a node of a hybrid or external layout (vLLM's own guide): its peers serve APIs too
+    peers = [s for s in launch if _headless(s)]
+    if not peers and (rank != 0 or launch):
+        # a node of a hybrid or external layout (vLLM's own guide), or one whose other nodes in this file
+        # serve their own APIs too: the mode is the one meant
+        return []
     said = refused.replace("{eng_index}", "N")
     inferred = (
         f"--data-parallel-start-rank {rank} on a start that is not --headless: vllm {start.release} takes it "

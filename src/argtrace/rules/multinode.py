@@ -420,5 +420,6 @@ PA_DP_MODE = Rule(
     correct=_dp_pair(_DP_HEAD),
     exceptions="A mode written out (`--data-parallel-rank`, `--data-parallel-external-lb`, "
     "`--data-parallel-hybrid-lb`) is taken as meant, and so is a start rank above 0 on a node whose file "
-    "holds no headless peer (a node of a hybrid layout). A release whose wheel was not read gives nothing.",
+    "holds no headless peer, or a head whose other nodes in the file serve their own APIs (a hybrid "
+    "layout). A release whose wheel was not read gives nothing.",
 )
