@@ -403,3 +403,32 @@ def test_why_on_a_remote_engine_not_headless(release: str, inferred: str) -> Non
         f"on vllm {release} a start that is not --headless is taken for a hybrid load-balanced node by "
         f"{inferred},"
     )
+
+
+_WORKER = (
+    "vllm serve Qwen/Qwen3-30B-A3B --headless --data-parallel-size 2 --data-parallel-size-local 1 "
+    "--data-parallel-start-rank 1 --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345"
+)
+
+
+@pytest.mark.parametrize(
+    ("head", "expected"),
+    [
+        ("--data-parallel-rank 0", [("PA054", "error")]),  # external load balancing written out
+        ("--data-parallel-size-local 1 --data-parallel-hybrid-lb", [("PA054", "error")]),
+        ("--data-parallel-size-local 1", []),  # internal load balancing: the guide's layout
+    ],
+)
+def test_a_written_mode_beside_a_headless_worker(
+    tmp_path: Path, head: str, expected: list[tuple[str, str]]
+) -> None:
+    """Variants (not reports): the mode written on the head, its headless worker in the same file."""
+    script = tmp_path / "dp.sh"
+    script.write_text(
+        "#!/bin/bash\n"
+        f"ssh node0 vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 {head} --data-parallel-address "
+        "10.0.0.1 --data-parallel-rpc-port 13345 &\n"
+        f"ssh node1 {_WORKER} &\nwait\n"
+    )
+    report = command("--framework-version", "0.29.0", str(script))
+    assert [(c, s) for c, s in shown_codes(report) if c == "PA054"] == expected

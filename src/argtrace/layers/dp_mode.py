@@ -79,7 +79,65 @@ def dp_mode_findings(starts: Sequence[DpStart]) -> list[Finding]:
             continue
         findings.extend(_api_servers_on_headless(start, facts))
         findings.extend(_inferred_external(start, facts, starts))
+        findings.extend(_written_mode(start, facts, starts))
     return findings
+
+
+def _same_launch(start: DpStart, starts: Sequence[DpStart]) -> list[DpStart]:
+    """The file's other starts of ``start``'s launch: the same DP size and address."""
+    values = start.values
+    return [
+        s
+        for s in starts
+        if s is not start
+        and s.values.get("data_parallel_size") == values.get("data_parallel_size")
+        and s.values.get("data_parallel_address") == values.get("data_parallel_address")
+    ]
+
+
+def _written_mode(start: DpStart, facts: Mapping[str, Any], starts: Sequence[DpStart]) -> list[Finding]:
+    """A start that is not --headless with its mode written out (--data-parallel-rank,
+    --data-parallel-external-lb, --data-parallel-hybrid-lb) beside --headless starts of its launch in the
+    same file: the head refuses their engines."""
+    values, given = start.values, start.given
+    refused = str(facts.get("remote_headless_refused") or "")
+    if _headless(start) or not refused:
+        return []
+    if "data_parallel_rank" in given:
+        written = f"--data-parallel-rank {values.get('data_parallel_rank')}"
+    elif values.get("data_parallel_external_lb") is True and "data_parallel_external_lb" in given:
+        written = "--data-parallel-external-lb"
+    elif values.get("data_parallel_hybrid_lb") is True and "data_parallel_hybrid_lb" in given:
+        written = "--data-parallel-hybrid-lb"
+    else:
+        return []
+    size = as_int(values.get("data_parallel_size"))
+    local = as_int(values.get("data_parallel_size_local"))
+    if (
+        size is None
+        or size < 2
+        or (written == "--data-parallel-hybrid-lb" and local is not None and local >= size)
+    ):
+        return []  # not data parallel over nodes, or one node holds every rank (hybrid mode turned off)
+    peers = [s for s in _same_launch(start, starts) if _headless(s)]
+    if not peers:
+        return []
+    names = ", ".join(f"server {p.index}" for p in peers)
+    said = refused.replace("{eng_index}", "N")
+    return [
+        rules.PA_DP_MODE.finding(
+            f"{written} sets external or hybrid load balancing on a start that is not --headless, in which "
+            f"every node serves its own API; {names} of the same launch "
+            + ("is" if len(peers) == 1 else "are")
+            + f" --headless, and vllm {start.release}'s head refuses a headless remote engine in that mode "
+            f'("{said}"): the launch fails when the other node joins',
+            at=start.at,
+            setting=written.split()[0].removeprefix("--").replace("-", "_"),
+            server=start.index,
+            fix=f"start {names} without --headless (each then serves its own API), or remove {written} from "
+            "this start for internal load balancing",
+        )
+    ]
 
 
 def _api_servers_on_headless(start: DpStart, facts: Mapping[str, Any]) -> list[Finding]:
@@ -123,13 +181,7 @@ def _inferred_external(start: DpStart, facts: Mapping[str, Any], starts: Sequenc
     refused = str(facts.get("remote_headless_refused") or "")
     if not refused:
         return []
-    launch = [
-        s
-        for s in starts
-        if s is not start
-        and s.values.get("data_parallel_size") == values.get("data_parallel_size")
-        and s.values.get("data_parallel_address") == values.get("data_parallel_address")
-    ]
+    launch = _same_launch(start, starts)
     peers = [s for s in launch if _headless(s)]
     if not peers and (rank != 0 or launch):
         # a node of a hybrid or external layout (vLLM's own guide), or one whose other nodes in this file

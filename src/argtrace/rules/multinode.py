@@ -412,14 +412,17 @@ PA_DP_MODE = Rule(
     "(gpustack/gpustack#6221 on 0.29.0). A `--headless` start given `--api-server-count` above the "
     "release's bound is refused by `vllm/entrypoints/cli/serve.py` (vllm-project/vllm-ascend#14082). Each "
     "release's code is read from its wheel by scripts/gen_vllm_dp_launch.py. An error when the file holds "
-    "the refused headless start too; a warning, resting on the other nodes being `--headless` (the "
-    "internal-LB layout of vLLM's guide), for a head written with start rank 0 alone.",
+    "the refused headless start too (the mode inferred, or written out with `--data-parallel-rank`, "
+    "`--data-parallel-external-lb` or `--data-parallel-hybrid-lb`); a warning, resting on the other nodes "
+    "being `--headless` (the internal-LB layout of vLLM's guide), for a head written with start rank 0 "
+    "alone.",
     fix="remove --data-parallel-start-rank from the head (or start the other nodes without --headless); "
     "remove --api-server-count from a --headless start",
     example=_dp_pair(f"{_DP_HEAD} --data-parallel-start-rank 0"),
     correct=_dp_pair(_DP_HEAD),
     exceptions="A mode written out (`--data-parallel-rank`, `--data-parallel-external-lb`, "
-    "`--data-parallel-hybrid-lb`) is taken as meant, and so is a start rank above 0 on a node whose file "
+    "`--data-parallel-hybrid-lb`) is taken as meant unless a headless start of its launch is in the file, "
+    "and so is a start rank above 0 on a node whose file "
     "holds no headless peer, or a head whose other nodes in the file serve their own APIs (a hybrid "
     "layout). A release whose wheel was not read gives nothing.",
 )
