@@ -358,6 +358,7 @@ def _check_chosen_server(
     report.findings.extend(_other_servers_findings(parsed, options))
     findings, matrix = servers_together.multinode_findings_of(parsed, allocation)
     report.findings.extend(findings + servers_together.interface_findings_of(parsed))
+    report.findings.extend(servers_together.dp_mode_findings_of(parsed))
     report.findings.extend(servers_together.shared_gpu_findings_of(parsed, report.framework.version))
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
     if any(server.probe_ports for _, server, _, _ in parsed):

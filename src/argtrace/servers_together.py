@@ -233,6 +233,37 @@ def multinode_findings_of(
     return multinode_findings(nodes), matrix_section(nodes)
 
 
+# a vLLM start giving one of these may select a data parallel load-balancing mode, or be judged beside one
+_DP_MODE_FLAGS = frozenset(
+    {
+        "data_parallel_start_rank",
+        "data_parallel_rank",
+        "data_parallel_external_lb",
+        "data_parallel_hybrid_lb",
+        "api_server_count",
+        "headless",
+    }
+)
+
+
+def dp_mode_findings_of(parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]]) -> list[Finding]:
+    """PA054 for the vLLM data parallel starts of the file, each by the release that parsed it
+    (``layers/dp_mode.py``)."""
+    starts = []
+    for index, server, schema, result in parsed:
+        if server.framework != "vllm" or schema.framework != "vllm":
+            continue
+        values, given, _ = node_values(schema, result)
+        if not _DP_MODE_FLAGS & given:
+            continue
+        starts.append((index, server.at, schema.version, values, frozenset(given)))
+    if not starts:
+        return []  # the table is read only for a start that could be judged
+    from argtrace.layers.dp_mode import DpStart, dp_mode_findings
+
+    return dp_mode_findings([DpStart(*start) for start in starts])
+
+
 def interface_findings_of(parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]]) -> list[Finding]:
     """TP030 for each server's network interface variables (``layers/socket_ifname.py``); one value set once
     and read by several starts (a script's export, a pod template read per ordinal) is one finding."""

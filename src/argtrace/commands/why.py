@@ -575,6 +575,9 @@ def explain(
     from argtrace.commands.why_env import add_unknown_env_cause
 
     add_unknown_env_cause(groups, text, version)  # vLLM's unknown-variable warning: the releases reading it
+    from argtrace.commands.why_dp_mode import add_dp_mode_cause
+
+    add_dp_mode_cause(groups, text, version)  # vLLM's DP mode refusals: the flags that infer the head's mode
     from argtrace.commands.why_fallback import add_transformers_fallback
 
     add_transformers_fallback(groups)  # SGLang's Transformers fallback model: what makes a launch run it

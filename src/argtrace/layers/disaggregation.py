@@ -462,6 +462,30 @@ def _required_extra(release: str | None) -> dict[str, list[str]]:
     return dict(_kv_data().get("required_extra", {}).get(release or "", {}))
 
 
+# what shows a launch runs on a vLLM platform plugin (vllm-ascend): its quantization method, its variables;
+# the plugin registers its own KV connectors, quantization methods and attention backends at start-up
+_PLATFORM_QUANTIZATION = {"ascend": "Ascend NPU: --quantization ascend"}
+_PLATFORM_ENV_PREFIXES = (
+    ("VLLM_ASCEND_", "Ascend NPU"),
+    ("ASCEND_RT_", "Ascend NPU"),
+    ("HCCL_", "Ascend NPU"),
+)
+
+
+def out_of_tree_platform(
+    values: Mapping[str, Any], given: frozenset[str], env: Mapping[str, str | None]
+) -> str | None:
+    """The platform plugin the launch shows (a label naming the evidence), or None."""
+    quantization = values.get("quantization") if "quantization" in given else None
+    if isinstance(quantization, str) and quantization in _PLATFORM_QUANTIZATION:
+        return _PLATFORM_QUANTIZATION[quantization]
+    for name in sorted(env):
+        for prefix, label in _PLATFORM_ENV_PREFIXES:
+            if name.startswith(prefix):
+                return f"{label}: {name}"
+    return None
+
+
 def _connector(server: PdServer, config: Mapping[str, Any], out: list[Finding]) -> None:
     """The kv_connector against the connectors the analysed vLLM release registers."""
     from argtrace.rules.disaggregation import PA_KV_TRANSFER_CONFIG
@@ -472,6 +496,24 @@ def _connector(server: PdServer, config: Mapping[str, Any], out: list[Finding]) 
         return
     if name not in registry:
         v1 = f"{name}V1" if f"{name}V1" in registry else None
+        platform = out_of_tree_platform(server.values, server.given, server.env)
+        if platform and not v1:
+            # a platform plugin registers its own connectors with KVConnectorFactory.register_connector when
+            # vLLM loads it (vllm-ascend's MooncakeConnectorV1, vllm-ascend#11863): vLLM's own list is not
+            # the registry this server gets, so the name is not known to be refused
+            out.append(
+                PA_KV_TRANSFER_CONFIG.finding(
+                    f"vllm {server.release} itself registers no KV connector {name!r}; the launch runs on an "
+                    f"out-of-tree platform ({platform}), whose plugin may register it",
+                    at=server.at,
+                    setting="kv_transfer_config",
+                    severity="info",
+                    basis="assumed",
+                    fix="none needed if the platform plugin registers the connector; otherwise use one of "
+                    + ", ".join(registry),
+                )
+            )
+            return
         out.append(
             PA_KV_TRANSFER_CONFIG.finding(
                 f"vllm {server.release} registers no KV connector {name!r} ({', '.join(registry)}): the "

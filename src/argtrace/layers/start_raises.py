@@ -41,8 +41,10 @@ from argtrace.model import Evidence, Finding, LayerResult, Report
 SGLANG_BASES = frozenset({"self", "cfg", "server_args"})
 # modules whose functions run for one model family only: the caller's test of the model is not recorded
 MODEL_SPECIFIC = ("/model_overrides/",)
-# an option named in a message: `--enable-hierarchical-cache`, `enable-hierarchical-cache`, `gpu_id_step`
-_NAMED = re.compile(r"(?<![\w.-])-{0,2}([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)")
+# an option named in a message: `--enable-hierarchical-cache`, `enable-hierarchical-cache`, `gpu_id_step`,
+# or a one-word option only with its dashes (`--nnodes`, vLLM 0.27.1-0.33.0's data-parallel launch checks):
+# a bare word ("set", "model") is prose, not an option
+_NAMED = re.compile(r"(?<![\w.-])(?:-{0,2}([a-z][a-z0-9]*(?:[-_][a-z0-9]+)+)|--([a-z][a-z0-9]+)(?![\w-]))")
 
 
 class _Unknown(Exception):
@@ -107,7 +109,7 @@ def _options(framework: str, release: str) -> dict[str, str | None]:
 
 def options_named(message: str, dests: frozenset[str]) -> set[str]:
     """The options of the release that ``message`` names (as ``--flag``, ``flag`` or ``dest``)."""
-    return {m.replace("-", "_") for m in _NAMED.findall(message)} & dests
+    return {(long or word).replace("-", "_") for long, word in _NAMED.findall(message)} & dests
 
 
 def _combination(named: set[str], read: set[str]) -> bool:

@@ -377,3 +377,52 @@ PA_IDLE_JOB_NODES = Rule(
     exceptions="A server that spans the job's nodes by itself (`--nnodes`, a Ray backend, a data parallel "
     "address) or needs more GPUs than one node has is not judged; nor is a script with any `srun` start.",
 )
+
+_DP_HEAD = (
+    "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --data-parallel-size-local 1 "
+    "--data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345"
+)
+_DP_WORKER = (
+    "vllm serve Qwen/Qwen3-30B-A3B --headless --data-parallel-size 2 --data-parallel-size-local 1 "
+    "--data-parallel-start-rank 1 --data-parallel-address 10.0.0.1 --data-parallel-rpc-port 13345"
+)
+
+
+def _dp_pair(head: str) -> Example:
+    # both nodes' starts in one file, each on its own machine
+    text = f"#!/bin/bash\nssh node0 {head} &\nssh node1 {_DP_WORKER} &\nwait\n"
+    return Example(
+        argv=("check", "--framework-version", "0.29.0", "--no-resolve", "dp.sh"), files={"dp.sh": text}
+    )
+
+
+PA_DP_MODE = Rule(
+    code="PA054",
+    layer="parser",
+    severity="error",
+    title="A vLLM data parallel start whose flags select a load-balancing mode its release then refuses",
+    rationale="vLLM reads a data parallel start's load-balancing mode from its flags "
+    "(`EngineArgs.create_engine_config`): a start that is not `--headless` and gives "
+    "`--data-parallel-start-rank` is taken for a hybrid load-balanced node, switched to external load "
+    "balancing with `--data-parallel-size-local 1`; in both modes every node serves its own API and the "
+    "head's handshake refuses a remote engine started with `--headless` (\"Remote engine N must not use "
+    '--headless in external or hybrid dp lb mode", `vllm/v1/engine/utils.py`). Some releases test the '
+    "start rank's bare value (rank 0 leaves the internal-LB head), later ones `is not None`, so a head "
+    "written with `--data-parallel-start-rank 0` next to `--headless` workers fails on those "
+    "(gpustack/gpustack#6221 on 0.29.0). A `--headless` start given `--api-server-count` above the "
+    "release's bound is refused by `vllm/entrypoints/cli/serve.py` (vllm-project/vllm-ascend#14082). Each "
+    "release's code is read from its wheel by scripts/gen_vllm_dp_launch.py. An error when the file holds "
+    "the refused headless start too (the mode inferred, or written out with `--data-parallel-rank`, "
+    "`--data-parallel-external-lb` or `--data-parallel-hybrid-lb`); a warning, resting on the other nodes "
+    "being `--headless` (the internal-LB layout of vLLM's guide), for a head written with start rank 0 "
+    "alone.",
+    fix="remove --data-parallel-start-rank from the head (or start the other nodes without --headless); "
+    "remove --api-server-count from a --headless start",
+    example=_dp_pair(f"{_DP_HEAD} --data-parallel-start-rank 0"),
+    correct=_dp_pair(_DP_HEAD),
+    exceptions="A mode written out (`--data-parallel-rank`, `--data-parallel-external-lb`, "
+    "`--data-parallel-hybrid-lb`) is taken as meant unless a headless start of its launch is in the file, "
+    "and so is a start rank above 0 on a node whose file "
+    "holds no headless peer, or a head whose other nodes in the file serve their own APIs (a hybrid "
+    "layout). A release whose wheel was not read gives nothing.",
+)

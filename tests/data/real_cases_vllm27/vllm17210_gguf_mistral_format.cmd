@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/17210: a GGUF file of Mistral Small 3.1 (HF format) served with the Mistral-format flags; the maintainer's fix removes --tokenizer-mode, --config-format and --load-format mistral ("Found 0 files matching the pattern ... tekken.json")
+vllm serve /models/Mistral-Small-3.1-24B-Instruct-2503-Q6_K.gguf --tokenizer mistralai/Mistral-Small-3.1-24B-Instruct-2503 --tokenizer-mode mistral --config-format mistral --load-format mistral --max-model-len 16384

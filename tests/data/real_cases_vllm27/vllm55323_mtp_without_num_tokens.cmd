@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/55444 (fixing https://github.com/vllm-project/vllm/issues/55323): --speculative-config with method mtp and no num_speculative_tokens crashes in the MTP auto-detection ("'>' not supported between instances of 'NoneType' and 'int'"); the model is a stand-in
+vllm serve Qwen/Qwen3-Next-80B-A3B-Instruct --tensor-parallel-size 4 --speculative-config '{"method":"mtp","model":"Qwen/Qwen3-Next-80B-A3B-Instruct"}'
