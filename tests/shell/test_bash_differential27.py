@@ -4,8 +4,9 @@ bash's, word for word, and the words argtrace leaves unknown are the ones named 
 bash runs each script from a file with a ``python3`` function that prints its arguments
 (``bash_oracle.bash_file_argv``). What the probe found: a script that sources a file it wrote from a
 here-document (``cat > env.sh <<EOF ... EOF; source env.sh``) read the file from this machine's disk, or
-nothing; ``printf`` with a width, a number format or ``%q`` was unknown (``printf_format.py``,
-``test_printf_format.py``); case patterns and extglob groups (``test_pattern_views.py``)."""
+nothing; ``read`` from a here-document was unknown (a here-string was read); ``printf`` with a width, a
+number format or ``%q`` was unknown (``printf_format.py``, ``test_printf_format.py``); case patterns and
+extglob groups (``test_pattern_views.py``)."""
 
 from __future__ import annotations
 
@@ -48,6 +49,24 @@ CASES = {
         + SERVER
         + ' --port "$PORT" --served-model-name "$RUN" --tp "$N"',
         set(),
+    ),
+    "read_from_a_here_document": (
+        "read -r HOST PORT <<'EOF'\n10.0.0.1 30001 extra\nsecond line\nEOF\n"
+        + SERVER
+        + ' --host "$HOST" --port "$PORT"',
+        set(),
+    ),
+    "read_from_an_expanded_here_document": (
+        "P=9\nIFS=, read -r A B <<EOF\nx,$P\nEOF\n" + SERVER + ' --a "$A" --b "$B"',
+        set(),
+    ),
+    "read_at_the_end_of_an_empty_here_document": (
+        "read -r A <<'EOF' || A=fallback\nEOF\n" + SERVER + ' --a "$A"',
+        set(),
+    ),
+    "read_in_a_loop_stays_unknown": (
+        "while read -r k; do K=$k; done <<'EOF'\nport\nEOF\n" + SERVER + ' --k "$K"',
+        {5},
     ),
     "array_quoted_for_a_remote_shell": (
         "ARGS=(--chat-template '{{% if x %}}a b{{% endif %}}' --x \"it's\")\n"

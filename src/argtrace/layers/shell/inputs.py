@@ -21,6 +21,21 @@ from argtrace.layers.shell.outputs import _read_split
 from argtrace.layers.shell.state import Var
 
 
+
+def _own_stdin(evaluator: Any, redir: Any) -> str | None:
+    """The text of a command's one stdin redirection when it is a here-string or a here-document (a file
+    or a pipe: None, not read here)."""
+    fd, op, target, _at, tok = redir
+    if fd not in (None, "0"):
+        return None
+    if op == "<<<":
+        return None if target is None else to_str(target) + "\n"
+    if op in ("<<", "<<-"):
+        from argtrace.layers.shell.stdin_text import heredoc_text
+
+        return heredoc_text(evaluator, tok)
+    return None
+
 class Inputs(Commands):
     # ---------------------------------------------------------------------- read, mapfile, getopts
 
@@ -71,11 +86,13 @@ class Inputs(Commands):
             k += 1
         if cmd == "read" and not names and array_name is None:
             names = ["REPLY"]
-        # `read ... <<< "$known"`: the line is known, so are the variables
-        here = [r for r in redirs if r[1] == "<<<"] if redirs else []
+        # `read ... <<< "$known"`, `read ... <<'EOF'`: the first line is known, so are the variables
         line: str | None = None
-        if here and not unsupported and len(redirs) == 1 and here[0][2] is not None:
-            line = here[0][2].split("\n", 1)[0]
+        at_end = False
+        text = None if unsupported or not redirs or len(redirs) != 1 else _own_stdin(self, redirs[0])
+        if text is not None:
+            at_end = text == ""
+            line = text.split("\n", 1)[0]
             if not raw_mode and "\\" in line:
                 line = None
         ifs = self._ifs()
@@ -94,7 +111,9 @@ class Inputs(Commands):
             if re.fullmatch(r"[A-Za-z_]\w*", n):
                 v = None if values is None else (values[idx] if idx < len(values) else "")
                 self.set_var(n, v, at=at, expansion=cmd, reason=reason)
-        return 0 if values is not None else None
+        if values is None:
+            return None
+        return 1 if at_end else 0  # at the end of its input read fails, the variables set empty
 
     def _mapfile(self, cmd: str, args: list[ExpWord], at: str, redirs: Any) -> int | None:
         """``mapfile``/``readarray`` (bash manual): the lines of standard input into an indexed array, from
