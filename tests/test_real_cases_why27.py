@@ -215,7 +215,8 @@ CASES = [
         "strong",
         "vllm/v1/core/kv_cache_utils.py:707",
         ("max_model_len", "gpu_memory_utilization"),
-        "make the condition false (estimated_max_len > 0): change --max-model-len, --gpu-memory-uti",
+        "make the condition false (estimated_max_len > 0): change --max-model-len; the available KV cache "
+        "memory (4.00 GiB) is a whole number of GiB",
     ),
     WhyCase(
         "vllm33685_step3p5_pp_title",
@@ -373,7 +374,9 @@ def test_a_shape_error_in_speculative_decoding_names_the_two_models() -> None:
 # --- a KV cache sized directly ---------------------------------------------------------------------------
 def test_a_whole_number_of_gib_is_a_size_given_directly() -> None:
     message = "... larger than the available KV cache memory ({available_memory / GiB_bytes:.2f} GiB). ..."
-    groups: list[dict[str, object]] = [{"message": message, "fix": "change --max-model-len"}]
+    groups: list[dict[str, object]] = [
+        {"message": message, "fix": "change --max-model-len, --gpu-memory-utilization"}
+    ]
     add_kv_size_note(groups, "which is larger than the available KV cache memory (4.00 GiB). Based on")
     assert str(groups[0]["fix"]).startswith(
         "change --max-model-len; the available KV cache memory (4.00 GiB) is a whole number of GiB, so it "

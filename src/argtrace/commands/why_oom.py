@@ -216,4 +216,6 @@ def add_kv_size_note(groups: list[dict[str, object]], text: str) -> None:
     )
     for g in groups:
         if "available KV cache memory" in str(g.get("message") or "") and note not in str(g.get("fix") or ""):
-            g["fix"] = f"{g.get('fix') or ''}{note}"
+            # the fraction is not what sized it: the change list keeps the other settings
+            fix = re.sub(r",? --gpu-memory-utilization(?=[;,]|$)", "", str(g.get("fix") or ""))
+            g["fix"] = f"{fix}{note}"
