@@ -12,6 +12,8 @@ the cause its thread settled on), as a new user runs it, and the mechanisms they
   target's and the draft's hidden sizes (``why_shape``);
 - a KV-cache refusal whose available memory is a whole number of GiB was sized directly
   (--kv-cache-memory-bytes, VLLM_CPU_KVCACHE_SPACE), not by --gpu-memory-utilization (``why_oom``);
+- an assert no server argument reaches is an invariant of the release's own code: with settings it accepts,
+  its failing is the release's bug (``why_traceback._INVARIANT``);
 - other programs' words: a ROCm kernel's "requires gfxA ..., got gfxB" (aiter), PyTorch's Dynamo, Python's
   NameError (``FOREIGN_WORDINGS``).
 """
@@ -30,6 +32,7 @@ from argtrace.commands.why_confidence import checkout_package, origin_of
 from argtrace.commands.why_fixes import key_handler_fix
 from argtrace.commands.why_oom import add_kv_size_note
 from argtrace.commands.why_shape import origin_of_shape
+from argtrace.commands.why_traceback import explain_traceback
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url
 
@@ -203,7 +206,7 @@ CASES = [
     WhyCase(
         "vllm20013_coord_socket",
         "b",
-        "b",
+        "a",
         None,
         "none",
     ),
@@ -292,7 +295,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([7, 8, 9, 1], [14, 7, 4, 0])
+    assert batch_grades(CASES) == ([7, 8, 9, 1], [15, 6, 4, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -411,3 +414,21 @@ def test_other_programs_words() -> None:
     assert said("this kernel requires gfx950 or newer") == ""
     assert said("the served model name is not defined in the config") == ""
     assert said("set torch._dynamo.config.suppress_errors") == ""
+
+
+# --- an assert on the code's own state ----------------------------------------------------------------------
+def test_an_assert_no_setting_reaches_is_the_releases_invariant() -> None:
+    trace = _why("vllm20013_coord_socket")["traceback"]
+    assert (trace["function"], trace["assert"]["condition"]) == (
+        "EngineCoreProc.process_output_sockets",
+        "coord_socket is not None",
+    )
+    assert trace["fix"].startswith(
+        "its operands are the code's own values, not server arguments: an invariant of the release's "
+        "own code, so with settings it accepts a bug of the release (a release with the fix, or its issue "
+        "tracker)"
+    )
+    # not: an assert whose operands a setting gives (SGLang's page size): its flag, no claim of a bug
+    paged = explain_traceback("AssertionError: assert self.page_size == 1")
+    assert paged is not None and "invariant" not in paged["fix"]
+    assert "its operand self.page_size (named like --page-size)" in paged["fix"]
