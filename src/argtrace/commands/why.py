@@ -21,6 +21,7 @@ from argtrace.commands.why_fixes import (
     failing_first,
     in_conditions,
     in_one_line,
+    key_handler_fix,
     lookup_handler_fix,
     refused_json_fix,
     registry_fix,
@@ -116,6 +117,9 @@ def _avoid(group: Mapping[str, Any]) -> str:
     lookup = lookup_handler_fix(group, advice.group(0) if advice else None)
     if lookup is not None:
         return lookup + change
+    keyed = key_handler_fix(group, change)
+    if keyed is not None:
+        return keyed
     if cond and cond.startswith("except"):
         caught = cond[len("except") :].strip() or "an exception"
         return (
@@ -597,6 +601,9 @@ def explain(
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states
+    from argtrace.commands.why_oom import add_kv_size_note
+
+    add_kv_size_note(groups, text)  # a KV-cache refusal whose available memory was given, not profiled
     if not getattr(args, "_inner", False):
         from argtrace.commands.why_wrapped import explain_inner
 

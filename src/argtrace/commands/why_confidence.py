@@ -235,6 +235,28 @@ FOREIGN_WORDINGS = (
         "https://github.com/pytorch/torchtitan/issues/3669",
     ),
     Wording(
+        # torch/_dynamo/exc.py: torch.compile's tracer (Dynamo) failing on the model's code, its exceptions
+        # qualified (torch._dynamo.exc.InternalTorchDynamoError); sglang#6342: SGLang 0.4.6 with
+        # --enable-torch-compile traced a call reading the CUDA generator's seed during CUDA graph capture
+        "PyTorch's Dynamo (torch.compile's tracer), run because the server compiles the model (SGLang's "
+        "--enable-torch-compile; vLLM's compilation mode, on by default in its V1 engine): a failure inside "
+        "the compiler while tracing, not a check of a setting; start without compilation to confirm (SGLang: "
+        "without --enable-torch-compile; vLLM: --enforce-eager, or -O0), then use the torch release the "
+        "server pins or a server release with the fix",
+        r"\btorch\._dynamo\.exc\.\w+",
+        "https://github.com/sgl-project/sglang/issues/6342",
+    ),
+    Wording(
+        # CPython's NameError: code used a name nothing defined; in a program that wraps SGLang or vLLM, a
+        # name it imports from them inside a try block that let the ImportError pass (LLaMA-Factory's
+        # launch_server_cmd from sglang.utils, LLaMA-Factory#8544)
+        "Python's interpreter: code used a name nothing defined (NameError), often one a program meant to "
+        "import from SGLang or vLLM when that import failed quietly: the installed release lacks it; install "
+        "the release the calling program supports; no launch setting is checked there",
+        r"\bname '\w+' is not defined\b",
+        "https://github.com/hiyouga/LlamaFactory/issues/8544",
+    ),
+    Wording(
         # torchao/quantization/quant_api.py's hardware assert (pytorch/ao PR#1314): "CUDA" is the GPU's
         # compute capability there (vllm PR#37033 rewords it)
         "torchao's hardware check: Float8 activation quantization needs a GPU of compute capability 8.9 or "
@@ -278,6 +300,19 @@ FOREIGN_WORDINGS = (
         "https://github.com/sgl-project/sglang/pull/37621",
     ),
     Wording(
+        # aiter/ops/triton/gluon/mla_gluon.py's arch assert ("mla_gluon requires gfx950 (CDNA4), got gfx942",
+        # aiter#4831): vLLM's ROCM_AITER_MLA backend reached it on MI300X with VLLM_ROCM_USE_AITER=1 and
+        # VLLM_ROCM_USE_AITER_MLA (on by default, vllm/envs.py:1331 in 0.33.0) before 0.33.0 restricted the
+        # Gluon MLA decode to gfx950 (_gluon_mla_decode_supported, rocm_aiter_mla.py:230)
+        "a ROCm kernel built for the AMD architecture it names only, not this GPU's (aiter's, the kernel "
+        "library vLLM and SGLang call, on real reports); turn off the aiter path that chose it (vLLM: "
+        "VLLM_ROCM_USE_AITER_MLA=0 for its MLA kernels, or VLLM_ROCM_USE_AITER=0), or a release that "
+        "checks the architecture first (vLLM 0.33.0 keeps the Gluon MLA decode to gfx950); no other server "
+        "setting makes the kernel exist",
+        r"\brequires gfx\d\w*\b[^\n]{0,40}?,? got gfx\d\w*",
+        "https://github.com/ROCm/aiter/issues/4831",
+    ),
+    Wording(
         "tokenizers: the installed release cannot read the model's tokenizer.json",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
@@ -303,6 +338,11 @@ def origin_of(text: str) -> dict[str, str] | None:
     shell = origin_of_shell(text) or origin_of_call(text) or origin_of_parser(text)
     if shell is not None:
         return shell
+    from argtrace.commands.why_shape import origin_of_shape
+
+    shape = origin_of_shape(text)  # PyTorch's shape error in speculative decoding: the two models' sizes
+    if shape is not None:
+        return shape
     for known in FOREIGN_WORDINGS:
         m = re.search(known.pattern, text)
         if m:
@@ -330,10 +370,46 @@ def origin_of(text: str) -> dict[str, str] | None:
     weight = origin_of_weight(text)  # Python's KeyError on a checkpoint tensor's name (why_weights)
     if weight is not None:
         return weight
+    checkout = checkout_package(text)  # after Python's own words: they say more than whose code it was
+    if checkout is not None:
+        return {
+            "origin": checkout,
+            "basis": "frames",
+            "evidence": f"innermost frame in a checkout of {checkout}/",
+        }
     for m in re.finditer(_QUALIFIED, text):
         module = m.group(1).rstrip(".")
         if module.split(".", 1)[0] not in _OWN:
             return {"origin": module, "basis": "exception class", "evidence": m.group(0)}
+    return None
+
+
+_PATH = re.compile(r'File "([^"\n]+?\.py)"')
+
+
+def _norm(name: str) -> str:
+    return name.lower().replace("-", "").replace("_", "")
+
+
+def checkout_package(text: str) -> str | None:
+    """The package of a traceback's innermost frame when that frame is in a source checkout of a package
+    other than SGLang or vLLM: a directory followed by the package directory of the same name, the layout
+    of a cloned repository (slime#1909's ``.../slime/slime/backends/megatron_utils/actor.py``: slime's own
+    check, not the frameworks'). None when the path holds no such pair or names SGLang or vLLM."""
+    paths = _PATH.findall(text)
+    if not paths:
+        return None
+    parts = [p for p in re.split(r"[/\\]", paths[-1]) if p]
+    if any(p in _OWN for p in parts[:-1]):
+        return None
+    for i in range(len(parts) - 2, 0, -1):
+        name = parts[i]
+        if (
+            re.fullmatch(r"[A-Za-z_][\w-]*", name)
+            and _norm(parts[i - 1]) == _norm(name)
+            and i < len(parts) - 1
+        ):
+            return name
     return None
 
 

@@ -275,6 +275,33 @@ def lookup_handler_fix(group: Mapping[str, Any], advice: str | None) -> str | No
     )
 
 
+def key_handler_fix(group: Mapping[str, Any], change: str) -> str | None:
+    """The fix of a site raised in a handler of a failed lookup by name (``except KeyError``) whose message
+    prints the name it looked up but not the caught error: the name is not one its table holds, so this
+    message is the refusal of that value, not a report of another error (vLLM's
+    ``_AttentionBackendEnumMeta.__getitem__``, "Unknown attention backend: '{name}'. Valid options are:
+    ...", vllm/v1/attention/backends/registry.py:29 in 0.33.0; vllm-ascend#4197). None for any other site."""
+    handler = next((str(c) for c in group.get("conditions") or () if str(c).startswith("except")), None)
+    if handler is None:
+        return None
+    caught = handler[len("except") :].strip()
+    names = {n.rsplit(".", 1)[-1] for n in re.findall(r"[\w.]+", caught)}
+    message = str(group.get("message") or "")
+    holes = [h.strip() for h in re.findall(r"\{([^{}]*)\}", message)]
+    if names != {"KeyError"} or not holes or any(h in _CAUGHT_NAMES for h in holes):
+        return None
+    listed = re.search(r"(?i)\b(?:valid|options|choices?|available|supported)\b", _HOLES.sub(" ", message))
+    said = ": its message lists the names it knows" if listed else ""
+    return (
+        f"{group['function']} raises this when the name it looks up is not one it knows (the KeyError of its "
+        f"own lookup){said}; the value it names is refused, not another error reported"
+        + (change or ": the setting, file or plugin that gave that name")
+    )
+
+
+_CAUGHT_NAMES = frozenset({"e", "ex", "exc", "err", "error", "exception"})
+
+
 _HOLES = re.compile(r"\{[^{}]*\}")
 
 

@@ -191,3 +191,31 @@ def add_startup_fix(groups: list[dict[str, object]], text: str) -> None:
     for g in groups:
         if str(g.get("message") or "").startswith("Free memory on device") and g.get("kind") == "raise":
             g["fix"] = startup_fix(found)
+
+
+# vLLM's KV-cache size check (check_enough_kv_cache_memory, vllm/v1/core/kv_cache_utils.py): "... the
+# available KV cache memory (4.00 GiB)". A profiled figure is what the device had left, a whole number of
+# GiB only by chance; a whole number is a size given directly: --kv-cache-memory-bytes, which skips the
+# profiling and the --gpu-memory-utilization share (vllm/v1/worker/gpu_worker.py:656 in 0.33.0), or on the
+# CPU backend VLLM_CPU_KVCACHE_SPACE in GiB (vllm/platforms/cpu.py:341-344 in 0.33.0 turns it into
+# kv_cache_memory_bytes; 4 GiB by default in the releases of vllm#29233)
+_KV_AVAILABLE = re.compile(r"available KV cache memory \((\d+)\.00 GiB\)")
+
+
+def add_kv_size_note(groups: list[dict[str, object]], text: str) -> None:
+    """A KV-cache size refusal whose available figure is a whole number of GiB: the size was set, not
+    profiled, so --gpu-memory-utilization does not change it; the setting that gave it does."""
+    found = _KV_AVAILABLE.search(text)
+    if found is None:
+        return
+    note = (
+        f"; the available KV cache memory ({found.group(1)}.00 GiB) is a whole number of GiB, so it was most "
+        "likely given rather than profiled: --kv-cache-memory-bytes, or on the CPU backend "
+        "VLLM_CPU_KVCACHE_SPACE (GiB): raise that, or lower --max-model-len; --gpu-memory-utilization does "
+        "not size the KV cache then"
+    )
+    for g in groups:
+        if "available KV cache memory" in str(g.get("message") or "") and note not in str(g.get("fix") or ""):
+            # the fraction is not what sized it: the change list keeps the other settings
+            fix = re.sub(r",? --gpu-memory-utilization(?=[;,]|$)", "", str(g.get("fix") or ""))
+            g["fix"] = f"{fix}{note}"

@@ -172,8 +172,9 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
             fix = (
                 f"change what makes `{condition}` false: it reads {flags}"
                 if flags
-                else f"its operands are the code's own values, not server arguments: the launch's settings "
-                f"that lead to {found['function']} decide them (which, the traceback does not say)"
+                else f"its operands are the code's own values, not server arguments: {_INVARIANT}; the "
+                f"launch's settings that lead to {found['function']} decide them (which, the traceback does "
+                "not say)"
             )
         else:
             meaning = (
@@ -251,6 +252,15 @@ def _cut_assert(found: Mapping[str, Any]) -> tuple[str, str, list[dict[str, str]
     return meaning, fix, settings
 
 
+# an assert no server argument reaches checks the code's own state (vllm#20013's `coord_socket is not None`
+# in offline data parallel, fixed by vllm PR#35916): with settings the release accepts, it failing is the
+# release's bug, which no value the launch gives repairs
+_INVARIANT = (
+    "an invariant of the release's own code, so with settings it accepts a bug of the release (a release "
+    "with the fix, or its issue tracker)"
+)
+
+
 def _site_words(site: Mapping[str, Any]) -> tuple[str, str]:
     """(where and when, the fix) of an indexed assert, in ``why``'s words."""
     name = _NAME[site["framework"]]
@@ -271,8 +281,8 @@ def _site_words(site: Mapping[str, Any]) -> tuple[str, str]:
         fix = f"change what makes `{site['condition']}` false: {'; '.join(said)}{operands}"
     else:
         fix = (
-            f"its operands are the code's own values, not server arguments{operands}: the launch's settings "
-            f"and the model that lead to {site['function']} decide them"
+            f"its operands are the code's own values, not server arguments: {_INVARIANT}{operands}; the "
+            f"launch's settings and the model that lead to {site['function']} decide them"
         )
     return f"{where}: `{site['condition']}` was false{when}", fix
 
