@@ -21,7 +21,6 @@ from argtrace.layers.shell.outputs import _read_split
 from argtrace.layers.shell.state import Var
 
 
-
 def _own_stdin(evaluator: Any, redir: Any) -> str | None:
     """The text of a command's one stdin redirection when it is a here-string or a here-document (a file
     or a pipe: None, not read here)."""
@@ -35,6 +34,7 @@ def _own_stdin(evaluator: Any, redir: Any) -> str | None:
 
         return heredoc_text(evaluator, tok)
     return None
+
 
 class Inputs(Commands):
     # ---------------------------------------------------------------------- read, mapfile, getopts
