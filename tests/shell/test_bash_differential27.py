@@ -64,6 +64,10 @@ CASES = {
         "read -r A <<'EOF' || A=fallback\nEOF\n" + SERVER + ' --a "$A"',
         set(),
     ),
+    "mapfile_from_a_here_document": (
+        "mapfile -t L <<'EOF'\none\ntwo\nEOF\n" + SERVER + ' --a "${{L[1]}}" --n "${{#L[@]}}"',
+        set(),
+    ),
     "read_in_a_loop_stays_unknown": (
         "while read -r k; do K=$k; done <<'EOF'\nport\nEOF\n" + SERVER + ' --k "$K"',
         {5},

@@ -196,7 +196,7 @@ class Inputs(Commands):
         """What a builtin reads on standard input: (the text, or None and why not)."""
         text: str | None = None
         why: str | None = "reads standard input, which is not known statically"
-        for fd, op, tgt, _rat, _r in redirs:
+        for fd, op, tgt, _rat, r in redirs:
             if fd not in (None, "0"):
                 continue
             if op == "<<<":
@@ -205,7 +205,12 @@ class Inputs(Commands):
                 )
             elif op == "<":
                 text, why = self._file_text(tgt)
-            elif op in ("<<", "<<-", "<&", "<>"):
+            elif op in ("<<", "<<-"):
+                from argtrace.layers.shell.stdin_text import heredoc_text
+
+                text = heredoc_text(self, r)
+                why = None if text is not None else "reads a here-document not known statically"
+            elif op in ("<&", "<>"):
                 text, why = None, f"reads `{op}` input, which is not followed"
         return text, why
 
