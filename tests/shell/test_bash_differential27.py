@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.shell.bash_oracle import argtrace_argv, bash_file_argv
+from tests.shell.bash_oracle import analyzed, argtrace_argv, bash_file_argv
 
 SERVER = "python3 -m sglang.launch_server --model-path m"
 
@@ -68,8 +68,25 @@ CASES = {
         "mapfile -t L <<'EOF'\none\ntwo\nEOF\n" + SERVER + ' --a "${{L[1]}}" --n "${{#L[@]}}"',
         set(),
     ),
-    "read_in_a_loop_stays_unknown": (
-        "while read -r k; do K=$k; done <<'EOF'\nport\nEOF\n" + SERVER + ' --k "$K"',
+    "read_in_a_loop_over_a_here_document": (
+        "while IFS='=' read -r k v; do\n  case $k in port) PORT=$v;; tp) TP=$v;; esac\ndone <<'X'\ntp=2\n"
+        "port=5555\nX\n" + SERVER + ' --port "$PORT" --tp "$TP"',
+        set(),
+    ),
+    "reads_in_a_group_over_a_here_document": (
+        "{{ read -r A; read -r B; }} <<'X'\none\ntwo\nX\n" + SERVER + ' --a "$A" --b "$B"',
+        set(),
+    ),
+    "a_last_line_without_its_newline": (
+        'L=$(printf \'a\\nb\')\nwhile read -r l || [[ -n $l ]]; do S="$S[$l]"; done <<< "$L"\n'
+        + SERVER
+        + ' --s "$S"',
+        set(),
+    ),
+    "a_program_in_the_loop_may_take_the_rest": (
+        "while read -r h; do nvidia-smi -L; cat > /dev/null; N=$h; done <<'X'\nh1\nh2\nX\n"
+        + SERVER
+        + ' --n "$N"',
         {5},
     ),
     "array_quoted_for_a_remote_shell": (
@@ -96,3 +113,31 @@ def test_a_written_file_wins_over_the_one_on_this_disk(tmp_path: Path) -> None:
     (tmp_path / "env.sh").write_text("TP=1\n")
     script = f"cat > {tmp_path}/env.sh <<'EOF'\nTP=8\nEOF\nsource {tmp_path}/env.sh\n{SERVER} --tp \"$TP\""
     assert argtrace_argv(script, tmp_path)[-1] == "8" == bash_file_argv(script, tmp_path)[-1]
+
+
+def test_one_server_a_line_of_a_here_document(tmp_path: Path) -> None:
+    """A launch script that serves several models: one background server per line the loop reads."""
+    script = (
+        "while read -r model port; do\n"
+        '  python3 -m sglang.launch_server --model-path "$model" --port "$port" &\n'
+        "done <<'EOF'\nQwen/A 30001\nQwen/B 30002\nEOF\nwait"
+    )
+    servers = analyzed(script, tmp_path).servers
+    assert [[w.text for w in s.argv[3:]] for s in servers] == [
+        ["--model-path", "Qwen/A", "--port", "30001"],
+        ["--model-path", "Qwen/B", "--port", "30002"],
+    ]
+
+
+def test_a_read_in_an_unknown_branch_ends_what_is_known(tmp_path: Path) -> None:
+    script = (
+        'while read -r l; do if [ "$(hostname)" = gpu1 ]; then read -r skip; fi; L=$l\n'
+        "done <<'X'\na\nb\nc\nX\n" + SERVER + ' --l "$L"'
+    )
+    (server,) = analyzed(script, tmp_path).servers
+    word = server.argv[-1]
+    assert word.text is None
+    assert word.origin.reason == (
+        "its value depends on the condition of `while read -r l` (launch.sh:1), which is not known "
+        "statically (unknown or `a`)"
+    )

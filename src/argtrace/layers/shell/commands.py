@@ -543,6 +543,8 @@ class Commands(ServerRecords):
         vanished: list[Vanished],
     ) -> int | None:
         name = argv[0].text
+        if self.stdin_streams:
+            self.stdin_taken(name, redirs, at)
         if name is None:
             # a command word that cannot be known: maybe `$PYTHON -m sglang.launch_server`
             texts = [w.text if w.text is not None else "" for w in argv]

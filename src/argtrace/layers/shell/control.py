@@ -27,6 +27,7 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.patterns import _split_patterns
+from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
 from argtrace.layers.shell.textfilters import TEXT_FILTERS
 
 # the pipeline producers whose output the script itself can give (``Commands.external``, ``builtins``)
@@ -187,11 +188,16 @@ class Control(Expander):
                 # tree-sitter-bash hangs `a | b > f` on the whole pipeline; bash gives `> f` to the last
                 # command only (`vllm serve ... | tee run.log > /proc/1/fd/1`: tee's output, not the server's)
                 return self.run_pipeline(body, last_redirects=redirs)
+            stream = self._compound_stdin(node, body)
             self.redirect_stack.append(redirs)
+            if stream is not None:
+                self.stdin_streams.append(stream)
             try:
                 return self.run_node(body)
             finally:
                 self.redirect_stack.pop()
+                if stream is not None:
+                    self.stdin_streams.pop()
         if t == "program":
             return self.run_block(node.children)
         if t == "compound_statement":
@@ -345,6 +351,39 @@ class Control(Expander):
             self.captures.pop()
             self.last_status = saved_last
         return "".join(frame["out"]) if frame["ok"] else None
+
+    def _compound_stdin(self, node: Any, body: Any) -> StdinStream | None:
+        """The here-document or here-string a compound command's `read`s take lines of (``stdin_streams``)."""
+        if "<<" not in self.src.text[body.end_byte : node.end_byte]:
+            return None
+        stdin = [
+            r
+            for r in L.tokenize_command(self.src.text, body.end_byte, node.end_byte).redirs
+            if r.fd in (None, "0")
+        ]
+        if not stdin or stdin[-1].op not in ("<<", "<<-", "<<<"):
+            return None
+        last = stdin[-1]
+        if last.op == "<<<":
+            word = self.expand_single(last.target) if last.target is not None else None
+            text = None if word is None else to_str(word) + "\n"
+        else:
+            from argtrace.layers.shell.stdin_text import heredoc_text
+
+            text = heredoc_text(self, last)
+        return StdinStream(text, len(self.spec))
+
+    def stdin_taken(self, name: str | None, redirs: list[Any], at: str) -> None:
+        """A simple command runs inside compounds that read a here-document: if it may read the stdin it
+        inherits (an unknown name may), what is left of each is no longer known."""
+        ops = [r[1] for r in redirs if r[0] in (None, "0")]
+        if name is not None and not reads_stdin(to_str(name), ops, bool(self.bg_mark), self.funcs):
+            return
+        shown = "a command whose name is not known statically" if name is None else f"`{to_str(name)}`"
+        for stream in self.stdin_streams:
+            if stream.text is not None:
+                stream.text = None
+                stream.why = f"{shown} at {at} may have read"
 
     def unreadable(self, node: Any) -> None:
         """An ERROR region of the tree (tree-sitter-bash could not read it, SH055 when bash can): the names

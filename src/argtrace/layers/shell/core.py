@@ -22,6 +22,7 @@ from typing import Any, Generic, TypeVar
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
+from argtrace.layers.shell.stdin_streams import StdinStream
 from argtrace.model_launch import CommandIO, FromUnset
 
 _T = TypeVar("_T")
@@ -460,6 +461,7 @@ class Core:
         self.spec: list[str] = []  # reasons of the unknown branches we are inside
         self.source_stack: list[str] = []
         self.redirect_stack: list[list[tuple[str | None, str, str | None, str]]] = []
+        self.stdin_streams: list[StdinStream] = []  # compounds' here-documents `read` takes lines of
         self.pipeline_depth = 0
         # what the pipeline part being run reads on stdin: (text or None when not known, its first script
         # line when a here-document's, the producer as written); None outside a pipeline's later parts

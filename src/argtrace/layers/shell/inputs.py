@@ -49,7 +49,11 @@ class Inputs(Commands):
         *rest: Any,
     ) -> int | None:
         cmd = to_str(argv[0].text or "read")
+        own = [r for r in redirs or () if r[0] in (None, "0")]
+        stream = self.stdin_streams[-1] if self.stdin_streams and not own and self.pipe_in is None else None
         if cmd in ("mapfile", "readarray"):
+            if stream is not None and stream.text is not None:
+                stream.text, stream.why = None, f"`{cmd}` at {at} read the rest of"  # not followed here
             return self._mapfile(cmd, args, at, redirs or ())
         names: list[str] = []
         array_name: str | None = None
@@ -90,18 +94,25 @@ class Inputs(Commands):
         line: str | None = None
         at_end = False
         text = None if unsupported or not redirs or len(redirs) != 1 else _own_stdin(self, redirs[0])
+        reason = f"`{cmd}` at {at} reads it at run time"
         if text is not None:
             at_end = text == ""
             line = text.split("\n", 1)[0]
-            if not raw_mode and "\\" in line:
-                line = None
+        elif stream is not None and not unsupported:
+            # `while read -r a b; do ...; done <<EOF`: the next line of the compound's here-document
+            got = stream.next_line(len(self.spec))
+            if got is None:
+                reason = f"`{cmd}` at {at} reads a here-document what is left of which {stream.why}"
+            else:
+                line, at_end = got
+        if line is not None and not raw_mode and "\\" in line:
+            line = None
         ifs = self._ifs()
         if prefix_env and "IFS" in prefix_env:
             ifs = prefix_env["IFS"][0]
         values: list[str] | None = None
         if line is not None and ifs is not None:
             values = _read_split(line, ifs, None if array_name else len(names))
-        reason = f"`{cmd}` at {at} reads it at run time"
         if array_name is not None and re.fullmatch(r"[A-Za-z_]\w*", array_name):
             items: list[tuple[Any, str | None]] | None = (
                 None if values is None else [(None, v) for v in values]
