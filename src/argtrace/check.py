@@ -375,7 +375,7 @@ def _check_chosen_server(
 
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:
     """The report's findings with what they rest on: assumptions of this run marked, errors capped."""
-    from argtrace.verdicts import gpu_assumption, release_assumption, settle
+    from argtrace.verdicts import VALUE_OF, gpu_assumption, release_assumption, settle
 
     release = None
     substitute = False
@@ -406,6 +406,16 @@ def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Findin
             gpu = gpu_assumption(str(spec))
     entrypoints = _assumed_entrypoints(report.servers)
     from_missing_arguments = {at for server in report.servers for at in server.from_missing_arguments}
+    # the flag before such a word: the parser's refusal of its value is said at the flag (`argument
+    # --kv-transfer-config: invalid JSON` with `"dp_size": '"$3"'` empty)
+    from_missing_arguments |= {
+        f"{server.argv[i - 1].origin.at}{VALUE_OF}"
+        for server in report.servers
+        for i in range(server.server_args_start + 1, len(server.argv))
+        if server.argv[i].origin.at in server.from_missing_arguments
+        and (server.argv[i - 1].text or "").startswith("-")
+        and "=" not in (server.argv[i - 1].text or "")
+    }
     from_unset_variables = [made for server in report.servers for made in server.from_unset_variables]
     nothing_assumed = not (entrypoints or from_missing_arguments or from_unset_variables)
     if release is None and gpu is None and nothing_assumed:

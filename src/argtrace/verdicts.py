@@ -44,6 +44,8 @@ ENTRYPOINT_OPTION = "--entrypoint, or command: in the launch file"
 ARGUMENTS_OPTION = "its arguments after SCRIPT: argtrace check SCRIPT ARG1 ARG2 ..."
 # A script that reads $1 checked with none: what its words and variables get from them is what
 # `bash SCRIPT` with no arguments would do, which is rarely how it is launched.
+# appended to a flag's location in ``settle``'s ``from_missing_arguments``: its value was made from them
+VALUE_OF = "#value"
 NO_ARGUMENTS = Assumption("script-arguments", "the script gets no arguments", ARGUMENTS_OPTION)
 
 _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "info": "info"}
@@ -130,7 +132,10 @@ def settle(
     out = []
     for finding in findings:
         rests_on: list[Assumption] = []
-        if finding.at is not None and finding.at in from_missing_arguments:
+        if finding.at is not None and (
+            finding.at in from_missing_arguments
+            or (_refuses_value(finding) and f"{finding.at}{VALUE_OF}" in from_missing_arguments)
+        ):
             rests_on.append(NO_ARGUMENTS)
         unset = _unset_under(finding, from_unset_variables)
         if unset:
@@ -162,6 +167,12 @@ def settle(
             )
         )
     return out
+
+
+def _refuses_value(finding: Finding) -> bool:
+    """A parser finding that refuses a flag's value, said at the flag (argparse's `argument --x: invalid
+    JSON`, `argument --x: invalid int value: ''`): what the value was made from decides it."""
+    return finding.layer == "parser" and finding.message.startswith("argument ")
 
 
 def _unset_under(finding: Finding, made: Sequence[FromUnset]) -> tuple[str, ...]:

@@ -18,7 +18,9 @@ tested the rest (0.5.14's ``_handle_eagle_family`` logs "Mixed chunked prefill i
 eagle speculative decoding." under ``server_args.enable_mixed_chunk`` alone; the algorithm is the caller's
 test), so one setting says nothing about the launch. Deprecation warnings are PA005's. ``view.X`` (0.5.19
 on: the resolved view of the arguments) is read as the parsed value, like ``cfg.X``: assumed, as the
-function's running at every start (its caller's tests are not recorded).
+function's running at every start (its caller's tests are not recorded). A warning whose reason clause alone
+names the settings it tests ("Cuda graph is disabled because deepep_mode=`normal`") changes a setting the
+launch did not write: a note (``changes_an_unwritten_setting``).
 """
 
 from __future__ import annotations
@@ -101,6 +103,31 @@ def _compiled_tests() -> dict[str, Any]:
     return dict(cached("sglang-override-tests", sources, build))
 
 
+# where a warning gives its reason (`Cuda graph is disabled because deepep_mode=`normal``)
+_REASON = re.compile(r"\b(?:because|since|due to)\b", re.IGNORECASE)
+
+
+def _words_of(setting: str) -> str:
+    """A setting as a message may name it (`deepep_mode`, `--deepep-mode`, "deepep mode"), lowercased with
+    its separators as blanks; an `enable_`/`disable_` switch by the rest of its name."""
+    return re.sub(r"^(?:enable|disable) ", "", re.sub(r"[-_\s`=]+", " ", setting.lower()).strip())
+
+
+def changes_an_unwritten_setting(message: str, named: list[str]) -> bool:
+    """Whether a warning says it changes something the launch did not write: its reason clause names one of
+    the settings its tests read and what comes before it (what the release changes) names none of them.
+    `Cuda graph is disabled because deepep_mode=`normal`` (sglang 0.4.x) turns CUDA graphs off, a setting
+    the prefill launch left at its default, for the DeepEP mode it asked for: what the launch wrote stays.
+    `Disable --enable-aiter-allreduce-fusion because deterministic inference is enabled` names the setting
+    it replaces; a warning without a reason clause is read as RS055 reads it."""
+    parts = _REASON.split(message, maxsplit=1)
+    if len(parts) < 2:
+        return False
+    subject, reason = (" " + re.sub(r"[-_\s`=]+", " ", p.lower()) + " " for p in parts)
+    names = [_words_of(n) for n in named]
+    return any(f" {n} " in reason for n in names) and not any(f" {n} " in subject for n in names)
+
+
 def _finding(report: Report, release: str, site: Mapping[str, Any], read: tuple[str, ...]) -> Any:
     from argtrace.layers.start_raises import setting_words
     from argtrace.rules import start_values as rules
@@ -109,6 +136,16 @@ def _finding(report: Report, release: str, site: Mapping[str, Any], read: tuple[
     at = next((s.history[-1].at for s in settings if s is not None and s.history), None)
     where = f"{site['function']}, {site['file']}:{site['at'][release]}"
     flags = [(s.flag if s is not None else None) or n for n, s in zip(read, settings, strict=True)]
+    if changes_an_unwritten_setting(site["message"], list(site["named"])):
+        # what the launch wrote holds; the release changes a default because of it: a note
+        return rules.RS055.finding(
+            f"sglang {release} logs {site['message']!r} at start-up because of {', '.join(words)} ({where}): "
+            "it changes a setting the launch did not write, and keeps what the launch wrote",
+            at=at,
+            setting=read[0],
+            severity="info",
+            evidence=[Evidence("resolution", where, "when: " + " and ".join(site["conditions"]))],
+        )
     return rules.RS055.finding(
         f"sglang {release} overrides {', '.join(words)} at start-up: it logs {site['message']!r} ({where})",
         at=at,

@@ -120,7 +120,10 @@ RS055 = Rule(
     ),
     exceptions="SGLang only; nothing for a warning whose tests read one setting (its caller may test the "
     "rest: 0.5.14's EAGLE-only mixed-chunk warning), call a function, or read a setting the launch does not "
-    "give; nothing for deprecation warnings (PA005) or when the resolver ran (RS002 shows the change).",
+    "give; nothing for deprecation warnings (PA005) or when the resolver ran (RS002 shows the change). A "
+    "note (info) where the warning's reason clause alone names the settings it tests ('Cuda graph is "
+    "disabled because deepep_mode=`normal`'): it changes a setting the launch did not write, and keeps what "
+    "the launch wrote.",
 )
 
 RS033 = Rule(

@@ -89,7 +89,12 @@ def analyze(
     if run_shellcheck and len(data) <= SHELLCHECK_MAX and b"\x00" not in data:
         from argtrace.layers.shell.shellcheck import start_shellcheck
 
-        pending = start_shellcheck(data)
+        # a file whose last line ends with `\` and no newline: bash reads the backslash as continuing the
+        # line to the end of the file, and drops it (`'{...}'\` is the word `{...}`); shellcheck stops there
+        # with SC1073/SC1072 ("Couldn't parse this escaped char"). Given the same text with its newline, it
+        # reads the script as bash runs it; the line numbers stay the file's.
+        odd = (len(data) - len(data.rstrip(b"\\"))) % 2 == 1
+        pending = start_shellcheck(data + b"\n" if odd else data)
     # ---- binary
     if b"\x00" in data:
         first_nl = data.find(b"\n")

@@ -497,6 +497,8 @@ class Core:
         self.return_frames: list[dict[str, Any]] = []
         self.read_names: set[str] = set()  # every variable name a `$NAME` / `${NAME...}` expanded
         self.plain_read_names: set[str] = set()  # those expanded without a default (`${NAME:-x}`)
+        # the variables said to be the caller's (`${NAME:?}`, or unset under `set -u`): said once each
+        self.callers_names: set[str] = set()
         # the names read before the first `source` of a file that is not on this machine or not known
         # statically (None: there was none), and those files: what the script reads unset after it may come
         # from that file where the script runs (analysis.py reads it again with those names unknown)

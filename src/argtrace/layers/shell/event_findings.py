@@ -67,6 +67,19 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     evidence=[Evidence("shell", e.at, words)],
                 )
             )
+        elif e.kind == "nounset" and d.get("caller"):
+            out.append(
+                R.SH012.finding(
+                    f"`{d['raw']}` is not set (in the environment argtrace was given) and `set -u` is on: "
+                    f"where the script's caller does not set it either, bash prints `{d['name']}: unbound "
+                    f"variable` and the script exits here; checked with its value unknown (pass "
+                    f"`--env {d['name']}=...` to check with the caller's value)",
+                    at=e.at,
+                    severity="info",
+                    basis="assumed",
+                    evidence=[Evidence("shell", e.at, d["raw"])],
+                )
+            )
         elif e.kind == "nounset":
             if d.get("positional"):
                 n = d["nargs"]

@@ -451,7 +451,9 @@ class Expander(Params):
                     # a variable the script requires of its caller (`${MODEL_PATH:?set it}`) and never sets,
                     # not in the environment argtrace was given: the caller's, as an unset `--port "$PORT"`
                     # is (SH026's assumption); read with its value unknown rather than as the exit
-                    self.emit("param_error", at, raw=raw, message=msg, name=name, caller=True)
+                    if to_str(name) not in self.callers_names:
+                        self.callers_names.add(to_str(name))
+                        self.emit("param_error", at, raw=raw, message=msg, name=name, caller=True)
                     return [_Chunk(None, q, not q, f"`{raw}`: set by the script's caller (not given here)")]
                 self.emit("param_error", at, raw=raw, message=msg, name=name)
                 raise _Exit(1, f"`{raw}` aborts the script: {msg}")
@@ -459,6 +461,8 @@ class Expander(Params):
                 return [] if not q else [_Chunk("", True, False)]
             return [_Chunk(value, q, not q)]
         if st == "unset":
+            if self._nounset_callers(to_str(name), raw, at):
+                return [_Chunk(None, q, not q, f"`{raw}`: set by the script's caller (not given here)")]
             self._nounset(name, raw, at)
             return [_Chunk("", q, not q, "UNSET")]
         assert value is not None

@@ -7,6 +7,7 @@ unknown run on a copy and be merged (a variable that differs between the branche
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -18,6 +19,17 @@ from argtrace.layers.shell.state import Snapshot, Var, new_var
 
 # attributes that set_var's callers pass and that name none of the fields it sets itself
 _FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})
+
+
+_CALLERS_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def _assigns(text: str, name: str) -> bool:
+    """Whether the script text assigns ``name`` anywhere (``NAME=``, ``NAME+=``, ``NAME[i]=`` after any
+    ``export``/``local``..., ``read ... NAME``, ``for NAME in``): a textual test, enough to tell a variable of
+    the script's own from one only its caller can set."""
+    n = re.escape(name)
+    return bool(re.search(rf"(?<![\w$.-]){n}(\[[^]\n]*\])?\+?=|\bread\b[^\n;|&]*\b{n}\b|\bfor\s+{n}\b", text))
 
 
 class Params(Core):
@@ -552,6 +564,29 @@ class Params(Core):
         if v.array is None:
             return "set", [(0, v.value)], None
         return "set", list(v.array), None
+
+    def _nounset_callers(self, name: str, raw: str, at: str) -> bool:
+        """Whether an unset variable read under `set -u` is the caller's: a name the script never assigns
+        (`--data-parallel-address $MASTER_ADDR` on a worker node, `LD_PRELOAD=/lib/x.so:$LD_PRELOAD`). Where
+        the script runs the caller may set it, as with `${NAME:?}` or an unset `--port $PORT` (SH026's
+        assumption, and the SH046 re-read of a script that stops without one): said once, as a note that
+        rests on it, and read with its value unknown rather than as the exit. A name the script assigns
+        somewhere is its own: unset here, it is the exit (and SH046's re-read when no server follows)."""
+        if "nounset" not in self.options or not _CALLERS_NAME.fullmatch(name):
+            return False
+        if name in self.callers_names:
+            return True  # said where it was first read (`: "${MODEL_PATH:?}"`, then `"$MODEL_PATH"`)
+        # the statement that reads it may assign it too (`export LD_PRELOAD=/x.so:$LD_PRELOAD` extends the
+        # caller's value): only the script's other lines make it the script's own
+        line = at.rsplit(":", 2)[-2] if at.count(":") >= 2 else ""
+        lines = self.src.text.split("\n")
+        if line.isdigit() and 0 < int(line) <= len(lines):
+            lines = [*lines[: int(line) - 1], *lines[int(line) :]]
+        if _assigns("\n".join(lines), name):
+            return False
+        self.callers_names.add(name)
+        self.emit("nounset", at, name=name, raw=raw, positional=False, nargs=None, caller=True)
+        return True
 
     def _nounset(self, name: str, raw: str, at: str) -> None:
         if "nounset" in self.options and name not in ("@", "*"):

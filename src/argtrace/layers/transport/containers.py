@@ -349,6 +349,10 @@ def _container_servers(
         i = 1
         while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
             i += 1
+        # `bash -lc -- SCRIPT` (an OME runtime's `command: [/bin/bash, -lc, --]`): `--` ends the shell's
+        # options, and the command string is the first word after it
+        if i + 2 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc") and argv[i + 1] == "--":
+            argv = [*argv[: i + 1], *argv[i + 2 :]]
         if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
             _shell_c(at, list(argv), result)
             known = {k: v for k, v in env.items() if v is not None}

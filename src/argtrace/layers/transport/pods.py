@@ -16,7 +16,8 @@ variables and downward-API fields the cluster sets in their containers beyond th
   worker as the leader and worker pods Dynamo's operator makes of it, with the flags it adds); llm-d's
   ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
   LeaderWorkerSets, read as workloads; the groups that name a pod template per role, sgl-project/rbg's
-  ``RoleBasedGroup`` and AIBrix's ``StormService`` (``spec.roles[]``, each role's template).
+  ``RoleBasedGroup`` and AIBrix's ``StormService`` (``spec.roles[]``, each role's template); sgl-project/ome's
+  runtimes and InferenceService (``ome.io``: the engine's and decoder's ``runner``, leader and workers).
 
 StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
 for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
@@ -31,7 +32,7 @@ and no ordinal), read once with ``replicas`` set.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from argtrace.layers.transport.dynamo_operator import runs_module as runs_module
@@ -178,7 +179,6 @@ def _dynamo(doc: Any, spec: Any, label: str) -> Iterator[PodSpec]:
     container (Dynamo's CRD reference). A multi-node SGLang or vLLM worker is read as the leader and worker
     pods the operator makes of it (``dynamo_operator.py``), on its LeaderWorkerSet pathway, with what the
     Grove pathway would run beside it when the file does not rule Grove out."""
-    from dataclasses import replace
 
     from argtrace.layers.transport import dynamo_operator as op
 
@@ -328,6 +328,8 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     name = _name(doc)
     if kind == "Service" and (_scalar(_get(doc, "apiVersion")) or "").startswith("serving.knative.dev/"):
         return [_knative_service(doc, spec, name)]
+    if (_scalar(_get(doc, "apiVersion")) or "").startswith("ome.io/"):
+        return _ome(kind, name, spec)
     if kind == "Pod":
         return [PodSpec(spec, Placement(kind, name))]
     if kind == "CronJob":
@@ -384,6 +386,51 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         for path, key in ((POD_INDEX, "apps.kubernetes.io/pod-index"), (POD_NAME_LABEL, _POD_NAME_KEY))
     }
     return [PodSpec(_get(template, "spec"), Placement(kind, name, replicas=replicas), fields=missing)]
+
+
+def _ome(kind: str, name: str, spec: Any) -> list[PodSpec]:
+    """sgl-project/ome's ``ClusterServingRuntime``, ``ServingRuntime`` and ``InferenceService``
+    (``ome.io/v1beta1``): the engine and the decoder (prefill/decode disaggregation), each a pod spec whose
+    main container is its ``runner``, or a leader and ``worker.size`` workers, each with its own runner, run
+    as a LeaderWorkerSet (the router runs no server and is left out). The operator sets MODEL_PATH in the
+    runner (the base model's storage path, known only in the cluster) and, when no accelerator class
+    decides it, PARALLELISM_SIZE: the runner's GPUs times the pods of the group (ome
+    pkg/controller/v1beta1/inferenceservice/components/base.go UpdateEnvVariables, engine.go and decoder.go
+    setParallelismEnvVarFor*, constants.ModelPathEnvVarKey and ParallelismSizeEnvVarKey)."""
+    accelerators = _get(spec, "acceleratorRequirements") is not None
+    out = []
+    for keys, role in ((("engineConfig", "engine"), "engine"), (("decoderConfig", "decoder"), "decoder")):
+        part = _get(spec, keys[0]) if kind != "InferenceService" else _get(spec, keys[1])
+        if part is None:
+            continue
+        leader, worker = _get(part, "leader"), _get(part, "worker")
+        size = (_int(_get(worker, "size")) if _get(worker, "size") is not None else 1) if worker else 0
+        pods: tuple[tuple[Any, str, str | None], ...] = (
+            (leader if leader is not None else part, f"{role}-leader" if worker else role, "0"),
+        )
+        if worker is not None and size:
+            pods += ((worker, f"{role}-worker", None),)
+        for node, pod_role, index in pods:
+            runner = _get(node, "runner") or _get(part, "runner")
+            if runner is None:
+                continue
+            gpus = container_gpus(runner, "")[0]
+            injected: dict[str, str | None] = {"MODEL_PATH": None, "PARALLELISM_SIZE": None}
+            if gpus and size is not None and not accelerators:
+                injected["PARALLELISM_SIZE"] = str(gpus * (1 + size))
+            nodes = 1 + size if size is not None else None
+            if worker is not None:
+                injected |= dict.fromkeys(_LWS_INJECTED)
+                injected["LWS_GROUP_SIZE"] = str(nodes) if nodes is not None else None
+                injected["LWS_WORKER_INDEX"] = index
+            copies = 1 if index == "0" else size
+            placement = Placement(kind, name, role=pod_role, replicas=copies, nodes=nodes if worker else None)
+            out.append(PodSpec(node, placement, injected, extra_containers=(runner,)))
+    if not out and kind in ("ServingRuntime", "ClusterServingRuntime"):
+        # OME's runtimes of the first shape: KServe's, `spec.containers` (MODEL_PATH set there as well)
+        model_path: dict[str, str | None] = {"MODEL_PATH": None}
+        return [replace(p, injected=model_path) for p in _roles(kind, name, ((spec, "runtime"),))]
+    return out
 
 
 def _role_templates(kind: str, name: str, spec: Any) -> list[PodSpec]:

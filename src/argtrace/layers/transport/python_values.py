@@ -178,6 +178,13 @@ class Values:
             return self._unknown(node, at)
         if isinstance(node, ast.Call):
             return self._call(node, at, depth)
+        if isinstance(node, ast.IfExp):
+            # `"--enforce-eager" if FAST_BOOT else "--no-enforce-eager"` with FAST_BOOT a literal of the
+            # module: the branch its truth picks; a test known only when the program runs is unknown
+            test = self.value(node.test, at, depth)
+            if isinstance(test, (str, int, float, bool, type(None))):
+                return self.value(node.body if test else node.orelse, at, depth)
+            return self._unknown(node, at)
         if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
             inner = self.value(node.operand, at, depth)
             if isinstance(inner, (int, float)) and not isinstance(inner, bool):
@@ -199,6 +206,20 @@ class Values:
         if func in ("list", "tuple") and len(node.args) == 1:
             inner = self.value(node.args[0], at, depth)
             return list(inner) if isinstance(inner, (list, tuple)) else inner
+        method = node.func
+        if (
+            isinstance(method, ast.Attribute)
+            and method.attr == "join"
+            and isinstance(method.value, ast.Constant)
+            and isinstance(method.value.value, str)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            # `" ".join(cmd)` (a Modal app's `subprocess.Popen(" ".join(cmd), shell=True)`): the words joined
+            # when every one is a string of the file; one known only when the program runs leaves it unknown
+            items = self.value(node.args[0], at, depth)
+            if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
+                return method.value.value.join(items)
         return self._unknown(node, at)
 
     def _fstring(self, node: ast.JoinedStr, at: int, depth: int) -> Any:
