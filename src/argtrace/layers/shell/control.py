@@ -43,7 +43,7 @@ _SIMPLE = (
     "variable_assignments",
     "test_command",
 )
-# those of them that may be plain assignments, alone or after `export` (commands._PLAIN_DECL)
+# those of them that may be plain assignments, alone or after `export` (fastpaths.PLAIN_DECL)
 _ASSIGNING = frozenset({"variable_assignment", "variable_assignments", "declaration_command"})
 
 
