@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from argtrace.layers.shell import lexer as L
+from argtrace.layers.shell.arith import literal_value
 from argtrace.layers.shell.core import ExpWord, PredictedCommand, Vanished, to_str
 from argtrace.layers.shell.servers import ServerRecords
 
@@ -37,6 +38,18 @@ ONE_ASSIGN = re.compile(
     rf'|"(?:[^"\\`$\n\x01\x02\x03]|{_EXPANSION})*"'
     rf"|\$\(\((?:[^()'\"\\`#$\n;&|<>]|\${_NAME})*\)\))+)[ \t]*"
 )
+
+# the pieces ``_direct_value`` reads: plain text (group 1; outside quotes none of bash's specials, `~`, glob
+# or brace characters), a double quote (2), `$NAME` (3), `${NAME}` (4), `${NAME:-WORD}`-like (4, the operator
+# 5, the word 6: plain characters, no blank), `$((...))` of decimal literals (7, outside quotes;
+# arith.literal_value's expressions)
+_PIECE_END = rf"|(\")|\$(?:({_NAME})|\{{({_NAME})(?:(:?[-+])([^\s\"'\\`${{}}\[\]~*?!\x01\x02\x03]*))?\}}"
+_OUTSIDE = re.compile(
+    r"([^\s$`'\"\\;&|<>()#~{}*?\[\]!\x01\x02\x03]+)"
+    + _PIECE_END
+    + r"|\(\(([ \t]*(?:0|[1-9][0-9]{0,17})[ \t]*(?:[-+*][ \t]*(?:0|[1-9][0-9]{0,17})[ \t]*)?)\)\))"
+)
+_IN_QUOTES = re.compile(r"([^\"\\`$\n~{}*?\[\]!\x01\x02\x03]+)" + _PIECE_END + ")")
 
 
 class FastPaths(ServerRecords):
@@ -102,10 +115,67 @@ class FastPaths(ServerRecords):
         # the status is the last command substitution's (see the assignments-only case in ``commands``)
         self.cmdsub_status = None
         self.assignment_refused = False
-        self.do_assignment(L.WordTok(raw, start, True))
+        eq = raw.find("=")
+        value = self._direct_value(raw, eq + 1)
+        if value is None:
+            self.do_assignment(L.WordTok(raw, start, True))
+        else:
+            if "$((" in raw:
+                self.cur_at = self.src.at(start + eq + 1)  # expand_parts's, at an arithmetic expansion
+            # do_assignment's set_var of a name without index or `+=` (ONE_ASSIGN has neither)
+            self.set_var(raw[:eq], value, at=at, expansion=to_str(raw), reason=None)
         if self.assignment_refused:
             return 1
         return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
+
+    def _direct_value(self, raw: str, i: int) -> str | None:
+        """The value of ``raw[i:]``, an assignment's word, when it is made of plain text, double-quoted plain
+        text, ``$NAME``, ``${NAME}``, ``${NAME:-WORD}``, ``${NAME:+WORD}`` (and without the colon) of plain
+        words, and ``$((...))`` of decimal literals; None for anything else, and when a variable it reads is
+        unset with no operator, not known statically or special (``get_param``'s "unknown"), or the value is
+        longer than 64 characters (the expansion budget's count): ``do_assignment`` reads it. What
+        ``expand_value`` (``parse_word``, ``expand_parts``, ``expand_param``'s scalar read) gives for such a
+        word, without their general tests (issue 18: a 1 MB script's 6,000 ``$((30000 + 7))`` and
+        ``"--tp 1${P:+x}"``); ``tests/shell/test_large_scripts27.py`` compares the two."""
+        out: list[str] = []
+        n = len(raw)
+        quoted = False
+        while i < n:
+            m = (_IN_QUOTES if quoted else _OUTSIDE).match(raw, i)
+            if m is None:
+                return None
+            i = m.end()
+            k = m.lastindex  # the piece's group (for `${NAME:-WORD}` the word's, 6)
+            if k == 1:
+                out.append(m.group(1))
+                continue
+            if k == 2:
+                quoted = not quoted
+                continue
+            if k == 7:
+                out.append(str(literal_value(m.group(7))))
+                continue
+            name = m.group(3) or m.group(4)
+            op = m.group(5) if k == 6 else None
+            # expand_param's scalar read: the names read (a default of the script's own is no plain read)
+            self.read_names.add(name)
+            if op is None:
+                self.plain_read_names.add(name)
+            st, value, _reason = self.get_param(name)
+            if st == "unknown" or (st == "unset" and op is None):
+                return None  # a reason to give, or set -u's test: the general path (the sets above are sets)
+            if op is None:
+                out.append(value or "")
+                continue
+            use_alt = st == "unset" or (op[0] == ":" and value == "")
+            if op[-1] == "-":
+                out.append(m.group(6) if use_alt else value or "")
+            else:
+                out.append("" if use_alt else m.group(6))
+        if quoted:
+            return None
+        value = "".join(out)
+        return value if len(value) <= 64 else None
 
     def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
         """``[ -n "${X}" ]``, every word plain or a quoted name (``PLAIN_TEST``): what the general path

@@ -1,0 +1,200 @@
+"""The twenty-seventh session's shortcuts for big scripts (issue 18), each compared with the path it skips.
+
+A lone ``NAME=WORD`` whose word is plain text, double-quoted plain text, ``$NAME``, ``${NAME}``,
+``${NAME:-WORD}``/``${NAME:+WORD}`` (and without the colon) and ``$((...))`` of decimal literals gets its
+value without ``do_assignment``'s ``expand_value`` (``fastpaths.FastPaths._direct_value``): the evaluator's
+whole state must be what the general path leaves, and the values what bash assigns.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from argtrace.layers.shell import fastpaths
+from tests.shell.bash_oracle import argtrace_argv, bash_argv
+from tests.shell.test_large_scripts26 import _state
+from tests.shell.test_shell_layer import run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+class _Counts:
+    def __init__(self) -> None:
+        self.direct = 0
+
+
+def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
+    real = fastpaths.FastPaths._direct_value
+
+    def direct(self: Any, *a: Any) -> str | None:
+        got = real(self, *a)
+        counts.direct += got is not None
+        return got
+
+    m.setattr(fastpaths.FastPaths, "_direct_value", direct)
+
+
+def _slow(m: pytest.MonkeyPatch) -> None:
+    m.setattr(fastpaths.FastPaths, "_direct_value", lambda self, *a: None)
+
+
+def _both(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, _Counts]:
+    counts = _Counts()
+    with monkeypatch.context() as m:
+        _fast(m, counts)
+        fast = _state(script)
+    with monkeypatch.context() as m:
+        _slow(m)
+        slow = _state(script)
+    return fast, slow, counts
+
+
+ASSIGN_SCRIPT = """#!/bin/bash
+X=5; E=; L=0123456789012345678901234567890123456789
+P=$((30000 + 7))
+Q=$(( 2 * 3 ))$X
+O="--tp 1${P:+x}"
+O2="--tp 1${U:+x}"
+O3="${E:+y}"
+O4="${E+y}"
+O5="${U+y}"
+O6=${U-d}
+O7=${E:-d}
+O8="${E-d}"
+O9=${X:-d}
+U1=http://$HOST:${P}/v1
+U2="$U"
+U3=${U}
+R1=$RANDOM
+R2="${LINENO}"
+LONG="$L$L"
+LONG2=$L
+readonly RO=1
+RO="$X"
+RO=$((1 + 1))
+declare -i I=2
+I="$X"
+I=$((3 * 4))
+set -a
+S="exported ${X}"
+S2=$((7 - 9))
+set +a
+f() { local LC=1; Y=$((1 + 1)); Z="$LC${LC:+-}$1"; }
+f arg
+( W="$X" )
+C=$(A1="$X"; echo "$A1")
+T="$X" # c
+N=$((9223372036854775807 + 1))
+M=$((999999999999999999 * 999999999999999999))
+Z0=$((0))
+Z1=$((08))
+set -u
+V1="$X${U:-u}"
+V2="${UNSET_V}"
+V3=after
+python3 -m sglang.launch_server --model-path "$O" --port "$P"
+"""
+
+
+def test_lone_assignments_leave_what_the_general_path_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(ASSIGN_SCRIPT, monkeypatch)
+    assert fast == slow
+    # not: `$HOST`, `$U` and `${U}` (unset, no operator), `$RANDOM`, `$LINENO`, `"$L$L"` (longer than 64
+    # characters), f's `$1`, `$(...)`, `$((08))`, the 19-digit literal and `${UNSET_V}`
+    assert counts.direct == 25
+
+
+def _random_values(seed: int, n: int) -> list[str]:
+    rng = random.Random(seed)
+    pieces = [
+        "a",
+        "/m/x:y",
+        "-1",
+        "=",
+        "0.8",
+        "$X",
+        "${X}",
+        "$E",
+        "${E}",
+        "$U",
+        "${E:-d}",
+        "${U:+ab}",
+        "${X:+-f}",
+    ]
+    pieces += ["${E+y}", "${U-z}", "${X:-}", '"a b"', '"--p ${X:+x}"', '"$E/${X}"', '""', "$((1 + 2))"]
+    pieces += ["$((30000 + 17))", "$((5 - 9))", "$((3*4))", "$((0))", '"#"', "$HOME", "${PATH:+p}"]
+    other = ["'q'", "\\x", "~", "*", "x]", "$((X * 3))", "$((1 / 0))", "$(echo 1)", "${X:=q}", "$RANDOM", "é"]
+    values = []
+    for _ in range(n):
+        k = rng.randint(0, 4)
+        values.append(
+            "".join(rng.choice(pieces) if rng.random() < 0.9 else rng.choice(other) for _ in range(k))
+        )
+    return values
+
+
+def _random_assignments() -> str:
+    """500 random lone assignments of the pieces the shortcut reads, and some it does not."""
+    rng = random.Random(127)
+    lines = ["X=5; E=", "readonly RO=1", "declare -i I=1"]
+    for value in _random_values(127, 500):
+        name = rng.choice(["A", "B", "X", "E", "RO", "I", "_c", "A1"])
+        tail = rng.choice(["", "", " ", "\t", " # c", " || true", "; B=1"])
+        lines.append(rng.choice(["", "", "  ", "true && "]) + f"{name}={value}{tail}")
+        if rng.random() < 0.03:
+            # no `set -u`: the first `$U` would end the script (ASSIGN_SCRIPT has it)
+            lines.append(rng.choice(["set -a", "set +a", "unset E", "E=", "unset X", "X=5"]))
+    lines.append("python3 -m sglang.launch_server --model-path $A --port 30000")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_assignments_give_what_the_general_path_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, counts = _both(_random_assignments(), monkeypatch)
+    assert fast == slow
+    assert 100 < counts.direct < 450  # both paths are common among these lines
+
+
+def test_the_values_are_what_bash_assigns(tmp_path: Path) -> None:
+    """Each value the shortcut reads, given to the server as a word: what bash passes."""
+    values = [
+        v for v in _random_values(27, 300) if not re.search(r"\$U\b|\$\{U\}|RANDOM|PATH|\(echo|é|/ 0|:=", v)
+    ]
+    lines = ["X=5", "E=", "HOME=/root"]
+    lines += [f"V{i}={v}" for i, v in enumerate(values)]
+    words = " ".join(f'"$V{i}"' for i in range(len(values)))
+    script = "\n".join(lines) + f"\npython3 -m sglang.launch_server --model-path m --port 1 {words}\n"
+    ours = argtrace_argv(script, tmp_path)
+    theirs = bash_argv(script, tmp_path)
+    assert len(ours) == len(theirs) == len(values) + 6
+    known = [(a, b) for a, b in zip(ours, theirs, strict=True) if a is not None]
+    assert len(known) >= len(values) - 10
+    assert [a for a, _ in known] == [b for _, b in known]
+
+
+_ASSIGN_LINE = re.compile(rb'(?m)^[ \t]*[A-Za-z_]\w*=(?:"[^"\n]*\$\{?\w|\$\(\(\d)')
+
+
+def test_corpus_scripts_give_what_the_general_path_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The public scripts of the real-case batches with a lone quoted or arithmetic assignment: the shell
+    layer's whole result (servers, findings, per-command lists) is the same with the shortcut off."""
+    files = sorted((ROOT / "tests" / "data").rglob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
+    scripts = [(p, p.read_bytes()) for p in files]
+    scripts = [(p, data) for p, data in scripts if _ASSIGN_LINE.search(data)][:80]
+    assert len(scripts) >= 40
+    counts = _Counts()
+    for p, data in scripts:
+        with monkeypatch.context() as m:
+            _fast(m, counts)
+            fast = run(tmp_path, data, "0", "30000")
+        with monkeypatch.context() as m:
+            _slow(m)
+            slow = run(tmp_path, data, "0", "30000")
+        assert repr(fast) == repr(slow), p
+    assert counts.direct >= 40
