@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import fastpaths
+from argtrace.layers.shell import control, fastpaths
 from tests.shell.bash_oracle import argtrace_argv, bash_argv
 from tests.shell.test_large_scripts26 import _state
 from tests.shell.test_shell_layer import run
@@ -26,21 +26,30 @@ ROOT = Path(__file__).resolve().parents[2]
 class _Counts:
     def __init__(self) -> None:
         self.direct = 0
+        self.clauses = 0
 
 
 def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
     real = fastpaths.FastPaths._direct_value
+    real_clause = control.lone_clause
 
     def direct(self: Any, *a: Any) -> str | None:
         got = real(self, *a)
         counts.direct += got is not None
         return got
 
+    def clause(node: Any) -> Any:
+        got = real_clause(node)
+        counts.clauses += got is not None
+        return got
+
     m.setattr(fastpaths.FastPaths, "_direct_value", direct)
+    m.setattr(control, "lone_clause", clause)
 
 
 def _slow(m: pytest.MonkeyPatch) -> None:
     m.setattr(fastpaths.FastPaths, "_direct_value", lambda self, *a: None)
+    m.setattr(control, "lone_clause", lambda node: None)
 
 
 def _both(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, _Counts]:
@@ -176,17 +185,17 @@ def test_the_values_are_what_bash_assigns(tmp_path: Path) -> None:
     assert [a for a, _ in known] == [b for _, b in known]
 
 
-_ASSIGN_LINE = re.compile(rb'(?m)^[ \t]*[A-Za-z_]\w*=(?:"[^"\n]*\$\{?\w|\$\(\(\d)')
+_ASSIGN_LINE = re.compile(rb'(?m)^[ \t]*(?:[A-Za-z_]\w*=(?:"[^"\n]*\$\{?\w|\$\(\(\d)|if )')
 
 
 def test_corpus_scripts_give_what_the_general_path_gives(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The public scripts of the real-case batches with a lone quoted or arithmetic assignment: the shell
-    layer's whole result (servers, findings, per-command lists) is the same with the shortcut off."""
+    """The public scripts of the real-case batches with a lone quoted or arithmetic assignment or an `if`: the
+    shell layer's whole result (servers, findings, per-command lists) is the same with both shortcuts off."""
     files = sorted((ROOT / "tests" / "data").rglob("*.sh")) + sorted((ROOT / "examples").glob("*.sh"))
     scripts = [(p, p.read_bytes()) for p in files]
-    scripts = [(p, data) for p, data in scripts if _ASSIGN_LINE.search(data)][:80]
+    scripts = [(p, data) for p, data in scripts if _ASSIGN_LINE.search(data)][:120]
     assert len(scripts) >= 40
     counts = _Counts()
     for p, data in scripts:
@@ -198,3 +207,105 @@ def test_corpus_scripts_give_what_the_general_path_gives(
             slow = run(tmp_path, data, "0", "30000")
         assert repr(fast) == repr(slow), p
     assert counts.direct >= 40
+    assert counts.clauses >= 40
+
+
+IF_SCRIPT = """#!/bin/bash
+A=yes; E=
+if [ -n "$A" ]; then X=1; fi
+if [ -n "$E" ]; then X=2; fi
+if [ -n "$U" ]; then X=3; fi
+if [ -n "$A" ]
+then
+  X=4
+  Y=5
+fi
+if true; false; then X=6; fi
+if ! [ -z "$A" ]; then X=7; fi
+if [ -n "$A" ]; then :; elif [ -n "$E" ]; then X=8; fi
+if [ -n "$E" ]; then :; else X=9; fi
+if [ -n "$E" ]; then :; elif [ -n "$A" ]; then X=10; else X=11; fi
+if [ -n "$A" ]; then if [ -n "$E" ]; then X=12; fi; fi
+if [ "$RANDOM" = 1 ]; then R=1; fi
+if [ -f /nonexistent ]; then F=1; fi # c
+if [ -n "$A" ]; then # c
+  Z=1
+fi
+f() { if [ -n "$1" ]; then echo "$1"; return 3; fi; }
+f a
+f ""
+if [ -n "$A" ]; then fi
+if [ -n "$A" ]; then X=13; fi &
+wait
+set -e
+if false; then X=14; fi
+if [ -n "$A" ]; then false; fi
+X=15
+"""
+
+
+def _both_ifs(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, int]:
+    from argtrace.layers.shell import control
+
+    real = control.lone_clause
+    hits = [0]
+
+    def lone(node: Any) -> Any:
+        got = real(node)
+        hits[0] += got is not None
+        return got
+
+    with monkeypatch.context() as m:
+        m.setattr(control, "lone_clause", lone)
+        fast = _state(script)
+    with monkeypatch.context() as m:
+        m.setattr(control, "lone_clause", lambda node: None)
+        slow = _state(script)
+    return fast, slow, hits[0]
+
+
+def test_lone_if_clauses_leave_what_the_general_reading_leaves(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, hits = _both_ifs(IF_SCRIPT, monkeypatch)
+    assert fast == slow
+    # every `if` run above (f's twice, the nested one's both, the empty body's too: tree-sitter reads it) but
+    # the three with `elif`/`else`
+    assert hits == 17
+
+
+def _random_ifs() -> str:
+    """300 random `if` commands: conditions known and not, bodies, `elif`/`else`, nesting and separators."""
+    rng = random.Random(227)
+    conds = [
+        '[ -n "$A" ]',
+        '[ -z "$E" ]',
+        "true",
+        "false",
+        '[ "$RANDOM" = 1 ]',
+        "! true",
+        "true; false",
+        "[ -f /x ]",
+    ]
+    bodies = ["X=1", ":", "Y=$((1 + 2))", 'echo "$A"', "X=1; Y=2", "false", "(exit 2)"]
+    lines = ["A=yes; E="]
+    for _ in range(300):
+        sep = rng.choice(["; ", "\n", " ;\n"])
+        parts = [f"if {rng.choice(conds)}{sep}then {rng.choice(bodies)}{sep}"]
+        r = rng.random()
+        if r < 0.15:
+            parts.append(f"elif {rng.choice(conds)}; then {rng.choice(bodies)}{sep}")
+        if r < 0.3 and rng.random() < 0.5:
+            parts.append(f"else {rng.choice(bodies)}{sep}")
+        text = "".join(parts) + "fi"
+        if rng.random() < 0.1:
+            text = f"if {rng.choice(conds)}; then {text}; fi"
+        lines.append(text + rng.choice(["", "", " # c", " || X=3", " && Y=4"]))
+        if rng.random() < 0.03:
+            lines.append(rng.choice(["set -e", "set +e", "A=", "A=yes"]))
+    lines.append("python3 -m sglang.launch_server --model-path $A --port 30000")
+    return "\n".join(lines) + "\n"
+
+
+def test_random_ifs_give_what_the_general_reading_gives(monkeypatch: pytest.MonkeyPatch) -> None:
+    fast, slow, hits = _both_ifs(_random_ifs(), monkeypatch)
+    assert fast == slow
+    assert 100 < hits < 300

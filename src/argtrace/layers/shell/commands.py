@@ -52,6 +52,22 @@ _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
 
 class Commands(FastPaths):
     def run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
+        text = self.src.text
+        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
+        # them as part of the first word
+        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
+            start -= 1
+        if assigning and not self.aliases:
+            plain = F.PLAIN_DECL.fullmatch(text, start, end)
+            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
+                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
+        if assigning:
+            one = F.ONE_ASSIGN.fullmatch(text, start, end)
+            if one is not None and "case" not in one.group(1):
+                return self._run_one_assignment(start, end, one.group(1))
+        if text[start] == "[" and not self.aliases and F.PLAIN_TEST.fullmatch(text, start, end) is not None:
+            return self._run_plain_test(start, end, node)
+        # the shortcuts above (fastpaths) never leave a remainder: they read the whole span
         status = self._run_simple(start, end, node, assigning)
         rest = self._remainder
         if rest is not None:
@@ -89,20 +105,6 @@ class Commands(FastPaths):
 
     def _run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
         text = self.src.text
-        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
-        # them as part of the first word
-        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
-            start -= 1
-        if assigning and not self.aliases:
-            plain = F.PLAIN_DECL.fullmatch(text, start, end)
-            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
-                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
-        if assigning:
-            one = F.ONE_ASSIGN.fullmatch(text, start, end)
-            if one is not None and "case" not in one.group(1):
-                return self._run_one_assignment(start, end, one.group(1))
-        if text[start] == "[" and not self.aliases and F.PLAIN_TEST.fullmatch(text, start, end) is not None:
-            return self._run_plain_test(start, end, node)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)

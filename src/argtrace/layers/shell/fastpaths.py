@@ -180,7 +180,8 @@ class FastPaths(ServerRecords):
     def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
         """``[ -n "${X}" ]``, every word plain or a quoted name (``PLAIN_TEST``): what the general path
         (``commands``) does with such a command (its words are the blank-separated runs of the span; a plain
-        word is its own literal field, a quoted name goes to ``expand_word``; then ``dispatch``),
+        word is its own literal field, a quoted name ``expand_word``'s ``quoted_name_field`` or else goes to
+        ``expand_word``; then ``dispatch``),
         without the lexer and the tests no such command needs (issue 18: a 1 MB script's 3,000 ``if``
         tests). ``tests/shell/test_large_scripts26.py`` compares the two paths."""
         src = self.src
@@ -197,6 +198,11 @@ class FastPaths(ServerRecords):
             wat = src.at(ws)
             if raw[0] != '"':
                 argv.append(ExpWord(raw, wat, "literal", offset=ws))
+                continue
+            # expand_word's reading of "$NAME"/"${NAME}" (W.QUOTED_NAME, its name from the match's shape)
+            known = self.quoted_name_field(raw, raw[3:-2] if raw[2] == "{" else raw[2:-1], wat, ws)
+            if known is not None:
+                argv.append(known)
                 continue
             van: list[tuple[str, str, str | None]] = []
             words = self.expand_word(L.WordTok(raw, ws), vanished=van)
