@@ -309,3 +309,24 @@ def test_random_ifs_give_what_the_general_reading_gives(monkeypatch: pytest.Monk
     fast, slow, hits = _both_ifs(_random_ifs(), monkeypatch)
     assert fast == slow
     assert 100 < hits < 300
+
+
+def _searched_line_starts(text: str) -> list[int]:
+    """The line table as the search for each newline made it."""
+    starts = [0]
+    i = text.find("\n")
+    while i >= 0:
+        starts.append(i + 1)
+        i = text.find("\n", i + 1)
+    return starts
+
+
+def test_line_starts_are_where_each_newline_ends() -> None:
+    """``Source.line_starts`` (the lines' lengths summed in C) against a search for each newline, on fixed
+    and 3,000 random texts of letters, blanks, newlines and latin-1 bytes."""
+    from argtrace.layers.shell import evaluate as E
+
+    rng = random.Random(327)
+    texts = ["", "\n", "a", "a\n", "\n\n", "ab\ncd", "ab\ncd\n", "\n" * 5 + "x"]
+    texts += ["".join(rng.choice("a \n\xe9") for _ in range(rng.randint(0, 30))) for _ in range(3000)]
+    assert [E.Source("t.sh", t, None).line_starts for t in texts] == [_searched_line_starts(t) for t in texts]

@@ -74,7 +74,7 @@ class FastPaths(ServerRecords):
             self.commands.append(
                 PredictedCommand(
                     at,
-                    ["export", *(None for _ in words)],
+                    ["export", *[None] * len(words)],
                     self.spec[-1] if self.spec else None,
                     (),
                     self._command_path({}),
