@@ -330,3 +330,21 @@ def test_line_starts_are_where_each_newline_ends() -> None:
     texts = ["", "\n", "a", "a\n", "\n\n", "ab\ncd", "ab\ncd\n", "\n" * 5 + "x"]
     texts += ["".join(rng.choice("a \n\xe9") for _ in range(rng.randint(0, 30))) for _ in range(3000)]
     assert [E.Source("t.sh", t, None).line_starts for t in texts] == [_searched_line_starts(t) for t in texts]
+
+
+def test_unfollowed_start_reads_a_plain_first_word_as_before(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``unfollowed_start``'s lookup of a first word among the plain non-starts (issue 18) gives what its
+    general test gives: every such word, the wrappers among them, paths and assignments, before a server."""
+    from argtrace.frameworks import detect, unfollowed
+
+    firsts = [*sorted(unfollowed._NOT_A_START), "/bin/echo", "sudo", "X=1", "nohup", "env", "./echo", "vllm"]
+    tails = [[], ["python3", "-m", "sglang.launch_server"], ["vllm", "serve", "m"], ["x"]]
+    argvs = [[first, *tail] for first in firsts for tail in tails]
+    fast = [repr(unfollowed.unfollowed_start(a)) for a in argvs]
+    with monkeypatch.context() as m:
+        m.setattr(unfollowed, "_PLAIN_NOT_A_START", frozenset())
+        slow = [repr(unfollowed.unfollowed_start(a)) for a in argvs]
+    assert fast == slow
+    assert "sudo" not in unfollowed._PLAIN_NOT_A_START and "export" in unfollowed._PLAIN_NOT_A_START
+    # the cached runs_itself answers as the function does
+    assert [detect.runs_itself(f) for f in firsts] == [detect.runs_itself.__wrapped__(f) for f in firsts]
