@@ -70,7 +70,10 @@ def lone_clause(node: Any) -> tuple[list[Any], list[Any], int] | None:
     if then < 2:
         return None  # no condition: the general reading makes no clause
     cond = children[1:then]
-    return cond, children[then + 1 : -1], next((c.start_byte for c in cond if c.is_named), node.start_byte)
+    for c in cond:
+        if c.is_named:
+            return cond, children[then + 1 : -1], c.start_byte
+    return cond, children[then + 1 : -1], node.start_byte
 
 
 class Control(Expander):

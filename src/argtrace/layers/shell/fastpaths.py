@@ -85,17 +85,19 @@ class FastPaths(ServerRecords):
             )
         for m in words:
             raw = m.group()
+            # to_str(raw) (no placeholder is in a plain word): itself when ASCII, without the call (issue 18)
+            shown = raw if raw.isascii() else to_str(raw)
             eq = raw.find("=")
             name = raw[:eq]  # ASCII: from_str gives it back
             wat = self.src.at(m.start())
             self.cur_at = wat
             # a plain value is its own expansion (expand_value's first test), never `(...)` nor indexed
             if not export:
-                self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None)
+                self.set_var(name, raw[eq + 1 :], at=wat, expansion=shown, reason=None)
                 continue
-            self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None, exported=True)
+            self.set_var(name, raw[eq + 1 :], at=wat, expansion=shown, reason=None, exported=True)
             # _declare's `export` of what it assigned (readonly, set_var refused it: exported all the same)
-            scope = self._scope_of(name)
+            scope = self.scopes[0] if len(self.scopes) == 1 else self._scope_of(name)  # its only scope
             var = scope.get(name)
             if var is not None and not var.exported:
                 scope[name] = var.with_(exported=True)
@@ -122,8 +124,10 @@ class FastPaths(ServerRecords):
         else:
             if "$((" in raw:
                 self.cur_at = self.src.at(start + eq + 1)  # expand_parts's, at an arithmetic expansion
-            # do_assignment's set_var of a name without index or `+=` (ONE_ASSIGN has neither)
-            self.set_var(raw[:eq], value, at=at, expansion=to_str(raw), reason=None)
+            # do_assignment's set_var of a name without index or `+=` (ONE_ASSIGN has neither); to_str(raw)
+            # (ONE_ASSIGN takes no placeholder) without the call when ASCII
+            shown = raw if raw.isascii() else to_str(raw)
+            self.set_var(raw[:eq], value, at=at, expansion=shown, reason=None)
         if self.assignment_refused:
             return 1
         return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
@@ -195,7 +199,7 @@ class FastPaths(ServerRecords):
         for m in _BLANK_RUN.finditer(src.text, start, end):
             raw = m.group()
             ws = m.start()
-            wat = src.at(ws)
+            wat = at if ws == start else src.at(ws)  # the `[`: where the command is
             if raw[0] != '"':
                 argv.append(ExpWord(raw, wat, "literal", offset=ws))
                 continue
