@@ -7,6 +7,7 @@ by a loop, and the forks for conditions that are not known statically.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -47,13 +48,16 @@ _SIMPLE = (
 _ASSIGNING = frozenset({"variable_assignment", "variable_assignments", "declaration_command"})
 
 
+_TYPE = operator.attrgetter("type")  # a node's type, read in C
+
+
 def lone_clause(node: Any) -> tuple[list[Any], list[Any], int] | None:
     """The one clause of ``if COND; then BODY; fi`` (no ``elif``, no ``else``): what ``run_if``'s general
     reading makes of it (the condition's nodes, the body's, where the condition starts), without its segments
     (issue 18: a big script's 3,000 of them; ``tests/shell/test_large_scripts27.py`` compares the two). The
     keywords are unnamed nodes, as that reading tests; None for any other ``if``."""
     children = node.children
-    types = [c.type for c in children]
+    types = list(map(_TYPE, children))
     if (
         types[:1] != ["if"]
         or types[-1] != "fi"
@@ -101,7 +105,7 @@ class Control(Expander):
         status: int | None = 0
         items = list(children)
         # each node's type read once (a call into tree-sitter each time; 19,000 nodes in a 1 MB script)
-        types = [c.type for c in items]
+        types = list(map(_TYPE, items))  # without a comprehension's frame
         n = len(items)
         for i, node in enumerate(items):
             if types[i] in ("comment", "heredoc_body", "heredoc_end") or not node.is_named:
