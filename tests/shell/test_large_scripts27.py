@@ -348,3 +348,25 @@ def test_unfollowed_start_reads_a_plain_first_word_as_before(monkeypatch: pytest
     assert "sudo" not in unfollowed._PLAIN_NOT_A_START and "export" in unfollowed._PLAIN_NOT_A_START
     # the cached runs_itself answers as the function does
     assert [detect.runs_itself(f) for f in firsts] == [detect.runs_itself.__wrapped__(f) for f in firsts]
+
+
+_ATTRS = [{}, {"exported": True}, {"readonly": True}, {"exported": True, "readonly": True}, {"assoc": False}]
+
+
+@pytest.mark.parametrize("attrs", _ATTRS)
+@pytest.mark.parametrize(("value", "reason"), [("v", None), (None, "not known"), ("", None)])
+def test_set_var_builds_the_var_the_dataclass_builds(
+    value: str | None, reason: str | None, attrs: Any
+) -> None:
+    """``set_var``'s new variable, built in place (issue 18), is ``Var(...)`` field for field, its instance
+    dict in the same order."""
+    from argtrace.layers.shell import evaluate as E
+    from argtrace.layers.shell.state import Var
+    from argtrace.layers.shell.syntax import parse_tree
+
+    ev = E.ShellEvaluator(E.Source("t.sh", "", None), [], {}, arg0="t.sh", cwd="/tmp", parse=parse_tree)
+    ev.set_var("N", value, at="t.sh:1:1", expansion="N=v", reason=reason, **attrs)
+    got = ev.scopes[-1]["N"]
+    want = Var(value=value, known=value is not None, reason=reason, at="t.sh:1:1", expansion="N=v", **attrs)
+    assert got == want
+    assert list(vars(got).items()) == list(vars(want).items())

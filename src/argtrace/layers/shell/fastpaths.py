@@ -89,7 +89,8 @@ class FastPaths(ServerRecords):
             shown = raw if raw.isascii() else to_str(raw)
             eq = raw.find("=")
             name = raw[:eq]  # ASCII: from_str gives it back
-            wat = self.src.at(m.start())
+            ws = m.start()
+            wat = at if ws == start else self.src.at(ws)  # a lone `A=b`: where the command is
             self.cur_at = wat
             # a plain value is its own expansion (expand_value's first test), never `(...)` nor indexed
             if not export:

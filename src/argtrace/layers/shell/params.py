@@ -86,15 +86,14 @@ class Params(Core):
             and "export" not in self.options
             and "allexport" not in self.options
         ):
-            # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly
-            scope[name] = new_var(
-                value=value,
-                known=known,
-                reason=None if known else reason,
-                at=at,
-                expansion=expansion,
-                **attrs,
-            )
+            # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly (as
+            # new_var builds it: every key a field)
+            new = object.__new__(Var)
+            d = new.__dict__
+            d.update(_VAR_DEFAULTS)
+            d.update(value=value, known=known, reason=None if known else reason, at=at, expansion=expansion)
+            d.update(attrs)
+            scope[name] = new
             return
         base_var = old if old is not None else Var()
         new = base_var.with_(
