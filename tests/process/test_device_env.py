@@ -200,3 +200,48 @@ def test_a_blank_in_a_docker_e_name() -> None:
 
 def test_a_blank_inside_a_docker_e_value_is_no_finding() -> None:
     assert codes("docker run --gpus all -e 'HF_HOME=/a b' vllm/vllm-openai:v0.9.2 --model m") == []
+
+
+def test_the_one_search_finds_what_the_loop_finds() -> None:
+    """near_known's search for any candidate's piece (issue 18) gives what the loop over the candidates gives
+    without it: every known name edited once or twice, names of other vendors and lengths, random names."""
+    import random
+
+    from argtrace.layers import device_env as D
+
+    def looped(name: str) -> str | None:
+        if name in D._known() or len(name) < 8:
+            return None
+        vendor = name.split("_", 1)[0]
+        best: tuple[int, str] | None = None
+        for known, known_vendor in D._near_lengths(len(name)):
+            limit = 2 if vendor == known_vendor else 1
+            if abs(len(name) - len(known)) > limit:
+                continue
+            if not any(piece in name for piece in D._pieces(known, limit)):
+                continue
+            d = D._distance(name, known, limit)
+            if d <= limit and (best is None or d < best[0]):
+                best = (d, known)
+        return best[1] if best else None
+
+    rng = random.Random(27)
+    alphabet = "ABCDEIVX_0cuda"
+    names = [
+        "MODEL_DIR_7",
+        "HF_TOKEN_12",
+        "CUDA_VISIBLE_DEVICE",
+        "MUSA_VISIBLE_DEVICES",
+        "XYZ_VISIBLE_DEVICES",
+    ]
+    for known in sorted(D._known()):
+        for _ in range(30):
+            word = list(known)
+            for _ in range(rng.randint(1, 3)):
+                i = rng.randrange(len(word))
+                word[i : i + rng.randint(0, 1)] = rng.choice(["", rng.choice(alphabet)])
+            names.append("".join(word))
+    names += ["".join(rng.choice(alphabet) for _ in range(rng.randint(6, 24))) for _ in range(2000)]
+    got = [D.near_known(n) for n in names]
+    assert got == [looped(n) for n in names]
+    assert sum(g is not None for g in got) > 200

@@ -20,9 +20,9 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import commands, params, state, syntax
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import expand as X
+from argtrace.layers.shell import fastpaths, params, state, syntax
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.result import ShellResult
@@ -262,8 +262,8 @@ def _all_shortcuts_off(m: pytest.MonkeyPatch) -> None:
     m.setattr(X, "_PLAIN_BRACKETS", NEVER)
     m.setattr(params, "_FLAG_ATTRS", frozenset())
     m.setattr(state.Var, "with_", lambda self, **kw: dataclasses.replace(self, **kw))
-    m.setattr(commands, "_PLAIN_DECL", NEVER)
-    m.setattr(commands, "_PLAIN_TEST", NEVER)
+    m.setattr(fastpaths, "PLAIN_DECL", NEVER)
+    m.setattr(fastpaths, "PLAIN_TEST", NEVER)
 
 
 def _summary(r: ShellResult) -> Any:

@@ -1,7 +1,7 @@
 """The twenty-fifth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
 
 A simple command of plain assignments, alone or after ``export`` (``A=b``, ``export A=b C=``), is run
-without the lexer and the general command path (``commands._run_plain_decl``).
+without the lexer and the general command path (``fastpaths._run_plain_decl``).
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import commands
 from argtrace.layers.shell import evaluate as E
+from argtrace.layers.shell import fastpaths
 from argtrace.layers.shell.syntax import parse_tree
 from tests.shell.test_shell_layer import run
 
@@ -46,7 +46,7 @@ def _state(script: str) -> Any:
 
 def _both(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, int]:
     taken = 0
-    real = commands.Commands._run_plain_decl
+    real = fastpaths.FastPaths._run_plain_decl
 
     def counted(self: Any, *a: Any) -> int | None:
         nonlocal taken
@@ -54,10 +54,10 @@ def _both(script: str, monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any, int]:
         return real(self, *a)
 
     with monkeypatch.context() as m:
-        m.setattr(commands.Commands, "_run_plain_decl", counted)
+        m.setattr(fastpaths.FastPaths, "_run_plain_decl", counted)
         fast = _state(script)
     with monkeypatch.context() as m:
-        m.setattr(commands, "_PLAIN_DECL", _NEVER)
+        m.setattr(fastpaths, "PLAIN_DECL", _NEVER)
         slow = _state(script)
     return fast, slow, taken
 
@@ -141,7 +141,7 @@ def test_corpus_scripts_give_what_the_general_path_gives(
     scripts = [(p, data) for p, data in scripts if _PLAIN_LINE.search(data)][:60]
     assert len(scripts) == 60
     taken = 0
-    real = commands.Commands._run_plain_decl
+    real = fastpaths.FastPaths._run_plain_decl
 
     def counted(self: Any, *a: Any) -> int | None:
         nonlocal taken
@@ -150,10 +150,10 @@ def test_corpus_scripts_give_what_the_general_path_gives(
 
     for p, data in scripts:
         with monkeypatch.context() as m:
-            m.setattr(commands.Commands, "_run_plain_decl", counted)
+            m.setattr(fastpaths.FastPaths, "_run_plain_decl", counted)
             fast = run(tmp_path, data, "0", "30000")
         with monkeypatch.context() as m:
-            m.setattr(commands, "_PLAIN_DECL", _NEVER)
+            m.setattr(fastpaths, "PLAIN_DECL", _NEVER)
             slow = run(tmp_path, data, "0", "30000")
         assert repr(fast) == repr(slow), p
     assert taken >= 60  # at least the plain line each script was chosen for

@@ -1,9 +1,9 @@
 """The twenty-sixth session's shortcuts for big scripts (issue 18), each compared with the path it skips.
 
 A lone ``NAME=WORD`` whose word is plain characters, double-quoted text with simple expansions and
-``$((...))`` is run without the lexer (``commands._run_one_assignment``); a ``[ ... ]`` test whose words
+``$((...))`` is run without the lexer (``fastpaths._run_one_assignment``); a ``[ ... ]`` test whose words
 are plain or ``"$NAME"``/``"${NAME}"`` is run without the lexer and the general word loop
-(``commands._run_plain_test``); a ``"$NAME"``/``"${NAME}"`` word whose variable is set to a short value is
+(``fastpaths._run_plain_test``); a ``"$NAME"``/``"${NAME}"`` word whose variable is set to a short value is
 made without ``expand_param``, ``expand_parts`` and ``_one_field`` (``expand.quoted_name_field``).
 """
 
@@ -16,8 +16,8 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.shell import commands, expand
 from argtrace.layers.shell import evaluate as E
+from argtrace.layers.shell import expand, fastpaths
 from argtrace.layers.shell.syntax import parse_tree
 from tests.shell.test_shell_layer import run
 
@@ -57,9 +57,9 @@ class _Counts:
 
 
 def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
-    real_test = commands.Commands._run_plain_test
+    real_test = fastpaths.FastPaths._run_plain_test
     real_field = expand.Expander.quoted_name_field
-    real_assign = commands.Commands._run_one_assignment
+    real_assign = fastpaths.FastPaths._run_one_assignment
 
     def assign(self: Any, *a: Any) -> int | None:
         counts.assigns += 1
@@ -74,14 +74,14 @@ def _fast(m: pytest.MonkeyPatch, counts: _Counts) -> None:
         counts.fields += got is not None
         return got
 
-    m.setattr(commands.Commands, "_run_plain_test", test)
+    m.setattr(fastpaths.FastPaths, "_run_plain_test", test)
     m.setattr(expand.Expander, "quoted_name_field", field)
-    m.setattr(commands.Commands, "_run_one_assignment", assign)
+    m.setattr(fastpaths.FastPaths, "_run_one_assignment", assign)
 
 
 def _slow(m: pytest.MonkeyPatch) -> None:
-    m.setattr(commands, "_PLAIN_TEST", _NEVER)
-    m.setattr(commands, "_ONE_ASSIGN", _NEVER)
+    m.setattr(fastpaths, "PLAIN_TEST", _NEVER)
+    m.setattr(fastpaths, "ONE_ASSIGN", _NEVER)
     m.setattr(expand.Expander, "quoted_name_field", lambda self, *a: None)
 
 

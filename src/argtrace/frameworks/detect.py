@@ -8,6 +8,7 @@ handed to ``env`` are collected, since the server process inherits them.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Sequence
 from collections.abc import Set as AbstractSet
@@ -307,9 +308,11 @@ _WRAPPER_NAMES = frozenset(
 )
 
 
+@functools.lru_cache(maxsize=4096)
 def runs_itself(word: str) -> bool:
     """``word``, a command's first word, is the program that runs (no wrapper, no assignment): _unwrap
-    returns 0 for every argv starting with it."""
+    returns 0 for every argv starting with it. Cached: a big script's commands start with a few words, each
+    asked by two passes (issue 18), and a hit costs no Python frame."""
     return _basename(word) not in _WRAPPER_NAMES and not _ASSIGN.match(word)
 
 

@@ -74,9 +74,16 @@ class Unfollowed:
         )
 
 
+# the words of _NOT_A_START that runs_itself keeps (all but the wrappers, sudo): as the first word of a
+# command, no other test is needed (issue 18: a big script's 6,000 `export` and `[` commands)
+_PLAIN_NOT_A_START = frozenset(w for w in _NOT_A_START if runs_itself(w) and _basename(w) == w)
+
+
 def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     """What in ``argv`` looks like a server start that argtrace does not follow, or ``None``."""
-    if not argv or (runs_itself(argv[0] or "") and _basename(argv[0] or "") in _NOT_A_START):
+    if not argv or argv[0] in _PLAIN_NOT_A_START:
+        return None  # the test below, true for such a word (no `/`, no wrapper, no assignment), in one lookup
+    if runs_itself(argv[0] or "") and _basename(argv[0] or "") in _NOT_A_START:
         return None  # `export ...`, `[ ... ]`, `echo ...`: what the tests below end with, read at once
     texts = [w or "" for w in argv]
     if detect_server(texts) is not None:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
+from argtrace.layers.shell import fastpaths as F
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
@@ -30,8 +31,8 @@ from argtrace.layers.shell.core import (
     to_str,
     vanished_in,
 )
+from argtrace.layers.shell.fastpaths import FastPaths
 from argtrace.layers.shell.invocation import sbatch_job
-from argtrace.layers.shell.servers import ServerRecords
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin, heredoc_text, stdin_filter
 from argtrace.layers.shell.textfilters import TEXT_FILTERS, text_filter
@@ -47,33 +48,26 @@ _COMPOSE_PROGRAMS = frozenset({"docker-compose", "podman-compose"})
 _COMPOSE_ENDINGS = ("compose", "docker", "podman")
 _COPY = re.compile(r'(?:[A-Za-z_][A-Za-z0-9_]*=)?"?\$\{?([A-Za-z_][A-Za-z0-9_]*)\}?"?')
 _ALIAS_NAME = re.compile(r"[^\s/$`=\\'\"<>|&;()]+")
-# a simple command of assignments whose values are plain (core._PLAIN, and no operator or comment), alone or
-# after `export` (group 1): `A=b`, `export A=b C=`; blanks may end it (tree-sitter leaves them out)
-_PLAIN_VALUE = r"[^\s$`'\"\\~{*?\[\x01\x02\x03;&|<>()#]*"
-_PLAIN_ASSIGN = rf"[A-Za-z_][A-Za-z0-9_]*={_PLAIN_VALUE}"
-_PLAIN_DECL = re.compile(rf"(export[ \t]+)?{_PLAIN_ASSIGN}(?:[ \t]+{_PLAIN_ASSIGN})*[ \t]*")
-_BLANK_RUN = re.compile(r"[^ \t]+")
-# a `[ ... ]` test whose words are plain (core._PLAIN without brackets, operators or comments) or "$NAME" and
-# "${NAME}" (W.QUOTED_NAME), separated by blanks: `[ -n "${X}" ]`, `[ "$A" = yes ]`
-_TEST_WORD = (
-    r'(?:[^\s$`\'"\\~{*?\[\]\x01\x02\x03;&|<>()#]+'
-    r'|"\$(?:\{[A-Za-z_][A-Za-z0-9_]*\}|[A-Za-z_][A-Za-z0-9_]*)")'
-)
-_PLAIN_TEST = re.compile(rf"\[(?:[ \t]+{_TEST_WORD})*[ \t]+\][ \t]*")
-# one assignment whose value is one word of plain characters, double-quoted text with `$NAME`/`${NAME}`/
-# `${NAME:+x}`-like expansions, and `$((...))` of no quote, escape, parenthesis or comment (group 1: the word;
-# blanks may end it): `P=$((30000 + 7))`, `O="--tp 1${P:+x}"`, `U=http://$HOST:${PORT}/v1`
-_NAME = r"[A-Za-z_][A-Za-z0-9_]*"
-_EXPANSION = rf"\$(?:{_NAME}|\{{{_NAME}(?::?[-+=?][^\"'\\`${{}}\n]*)?\}})"
-_ONE_ASSIGN = re.compile(
-    rf"({_NAME}=(?:[^\s$`'\"\\;&|<>()#\x01\x02\x03]|{_EXPANSION}"
-    rf'|"(?:[^"\\`$\n\x01\x02\x03]|{_EXPANSION})*"'
-    rf"|\$\(\((?:[^()'\"\\`#$\n;&|<>]|\${_NAME})*\)\))+)[ \t]*"
-)
 
 
-class Commands(ServerRecords):
+class Commands(FastPaths):
     def run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
+        text = self.src.text
+        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
+        # them as part of the first word
+        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
+            start -= 1
+        if assigning and not self.aliases:
+            plain = F.PLAIN_DECL.fullmatch(text, start, end)
+            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
+                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
+        if assigning:
+            one = F.ONE_ASSIGN.fullmatch(text, start, end)
+            if one is not None and "case" not in one.group(1):
+                return self._run_one_assignment(start, end, one.group(1))
+        if text[start] == "[" and not self.aliases and F.PLAIN_TEST.fullmatch(text, start, end) is not None:
+            return self._run_plain_test(start, end, node)
+        # the shortcuts above (fastpaths) never leave a remainder: they read the whole span
         status = self._run_simple(start, end, node, assigning)
         rest = self._remainder
         if rest is not None:
@@ -111,20 +105,6 @@ class Commands(ServerRecords):
 
     def _run_simple(self, start: int, end: int, node: Any, assigning: bool = True) -> int | None:
         text = self.src.text
-        # tree-sitter may leave characters it cannot place (a BOM, stray bytes) out of the command; bash reads
-        # them as part of the first word
-        while start > 0 and text[start - 1] not in " \t\n;&|()<>`{}":
-            start -= 1
-        if assigning and not self.aliases:
-            plain = _PLAIN_DECL.fullmatch(text, start, end)
-            if plain is not None and (plain.group(1) is None or "export" not in self.funcs):
-                return self._run_plain_decl(start, end, node, plain.group(1) is not None)
-        if assigning:
-            one = _ONE_ASSIGN.fullmatch(text, start, end)
-            if one is not None and "case" not in one.group(1):
-                return self._run_one_assignment(start, end, one.group(1))
-        if text[start] == "[" and not self.aliases and _PLAIN_TEST.fullmatch(text, start, end) is not None:
-            return self._run_plain_test(start, end, node)
         cond = text.startswith("[[", start)
         try:
             toks = L.tokenize_command(text, start, end, cond=cond)
@@ -225,101 +205,6 @@ class Commands(ServerRecords):
                 value = None if value is None or (st == "unknown") else (old or "") + value
             prefix_env[name] = (value, self.src.at(a.start), to_str(a.raw), reason)
         return self.dispatch(argv, prefix_env, redirs, at, start, node, vanished_all)
-
-    def _run_plain_decl(self, start: int, end: int, node: Any, export: bool) -> int | None:
-        """``A=b C=d`` or ``export A=b``, every value plain (``_PLAIN_DECL``): what the general path below
-        (the lexer, ``dispatch`` to ``b_export`` and ``_declare``, ``do_assignment``, ``expand_value``) does
-        with such a command, without the steps no such command needs (issue 18: a 1 MB script's 10,000 of
-        them). The words are the blank-separated runs of the span (no quote, expansion, escape, operator or
-        comment is in it); ``tests/shell/test_large_scripts25.py`` compares the two paths."""
-        text = self.src.text
-        at = self.src.at(start)
-        self.cur_at = at
-        self.direct_exec = self.direct == (start, end) and self.src is not None
-        if self.direct_exec:
-            self.direct = None
-        words = list(_BLANK_RUN.finditer(text, start, end))
-        self.assignment_refused = False
-        if export:
-            del words[0]  # `export` itself
-            # what dispatch records for the command (`export` then one unknown word per assignment)
-            self.commands.append(
-                PredictedCommand(
-                    at,
-                    ["export", *(None for _ in words)],
-                    self.spec[-1] if self.spec else None,
-                    (),
-                    self._command_path({}),
-                    self.cwd != self.start_cwd,
-                    self.cwd,
-                    self.bg_mark,
-                )
-            )
-        for m in words:
-            raw = m.group()
-            eq = raw.find("=")
-            name = raw[:eq]  # ASCII: from_str gives it back
-            wat = self.src.at(m.start())
-            self.cur_at = wat
-            # a plain value is its own expansion (expand_value's first test), never `(...)` nor indexed
-            if not export:
-                self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None)
-                continue
-            self.set_var(name, raw[eq + 1 :], at=wat, expansion=to_str(raw), reason=None, exported=True)
-            # _declare's `export` of what it assigned (readonly, set_var refused it: exported all the same)
-            scope = self._scope_of(name)
-            var = scope.get(name)
-            if var is not None and not var.exported:
-                scope[name] = var.with_(exported=True)
-        # `R=2` and `export R=2` on a readonly R: bash says so and the command fails
-        return 1 if self.assignment_refused else 0
-
-    def _run_one_assignment(self, start: int, end: int, raw: str) -> int | None:
-        """``NAME=WORD`` alone (``_ONE_ASSIGN``): what the general path below does with it (the lexer's one
-        word is ``raw``, an assignment; no command word, no redirection), without the lexer (issue 18: a
-        1 MB script's 6,000 ``$((...))`` and quoted values). ``tests/shell/test_large_scripts26.py``
-        compares the two paths."""
-        at = self.src.at(start)
-        self.cur_at = at
-        self.direct_exec = self.direct == (start, end) and self.src is not None
-        if self.direct_exec:
-            self.direct = None
-        # the status is the last command substitution's (see the assignments-only case below)
-        self.cmdsub_status = None
-        self.assignment_refused = False
-        self.do_assignment(L.WordTok(raw, start, True))
-        if self.assignment_refused:
-            return 1
-        return self.cmdsub_status[0] if self.cmdsub_status is not None else 0
-
-    def _run_plain_test(self, start: int, end: int, node: Any) -> int | None:
-        """``[ -n "${X}" ]``, every word plain or a quoted name (``_PLAIN_TEST``): what the general path
-        below does with such a command (its words are the blank-separated runs of the span; a plain word is
-        its own literal field, a quoted name goes to ``expand_word``; then ``dispatch``),
-        without the lexer and the tests no such command needs (issue 18: a 1 MB script's 3,000 ``if``
-        tests). ``tests/shell/test_large_scripts26.py`` compares the two paths."""
-        src = self.src
-        at = src.at(start)
-        self.cur_at = at
-        self.direct_exec = self.direct == (start, end) and src is not None
-        if self.direct_exec:
-            self.direct = None
-        argv: list[ExpWord] = []
-        vanished_all: list[Vanished] = []
-        for m in _BLANK_RUN.finditer(src.text, start, end):
-            raw = m.group()
-            ws = m.start()
-            wat = src.at(ws)
-            if raw[0] != '"':
-                argv.append(ExpWord(raw, wat, "literal", offset=ws))
-                continue
-            van: list[tuple[str, str, str | None]] = []
-            words = self.expand_word(L.WordTok(raw, ws), vanished=van)
-            for vraw, state, name in van:
-                via = self._copied_from_unset(name) if state == "empty" and name else None
-                vanished_all.append(Vanished(len(argv), vraw, wat, state, name, via))
-            argv.extend(words)
-        return self.dispatch(argv, {}, [], at, start, node, vanished_all)
 
     def _alias_starts_a_server(self, words: list[L.WordTok], start: int) -> bool:
         """The command would start a server if bash expanded its first word's alias, and does not as

@@ -7,6 +7,7 @@ by a loop, and the forks for conditions that are not known statically.
 from __future__ import annotations
 
 import functools
+import operator
 import re
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -44,7 +45,7 @@ _SIMPLE = (
     "variable_assignments",
     "test_command",
 )
-# those of them that may be plain assignments, alone or after `export` (commands._PLAIN_DECL)
+# those of them that may be plain assignments, alone or after `export` (fastpaths.PLAIN_DECL)
 _ASSIGNING = frozenset({"variable_assignment", "variable_assignments", "declaration_command"})
 
 
@@ -84,6 +85,38 @@ def _after_blanks_and_comments(text: str, i: int, end: int) -> int:
     return i
 
 
+_TYPE = operator.attrgetter("type")  # a node's type, read in C
+
+
+def lone_clause(node: Any) -> tuple[list[Any], list[Any], int] | None:
+    """The one clause of ``if COND; then BODY; fi`` (no ``elif``, no ``else``): what ``run_if``'s general
+    reading makes of it (the condition's nodes, the body's, where the condition starts), without its segments
+    (issue 18: a big script's 3,000 of them; ``tests/shell/test_large_scripts27.py`` compares the two). The
+    keywords are unnamed nodes, as that reading tests; None for any other ``if``."""
+    children = node.children
+    types = list(map(_TYPE, children))
+    if (
+        types[:1] != ["if"]
+        or types[-1] != "fi"
+        or types.count("then") != 1
+        or types.count("if") != 1
+        or types.count("fi") != 1
+        or "elif_clause" in types
+        or "else_clause" in types
+        or "elif" in types
+        or "else" in types
+    ):
+        return None
+    then = types.index("then")
+    if then < 2:
+        return None  # no condition: the general reading makes no clause
+    cond = children[1:then]
+    for c in cond:
+        if c.is_named:
+            return cond, children[then + 1 : -1], c.start_byte
+    return cond, children[then + 1 : -1], node.start_byte
+
+
 class Control(Expander):
     def run(self) -> int | None:
         tree = self.src.tree
@@ -109,7 +142,8 @@ class Control(Expander):
         status: int | None = 0
         items = list(children)
         # each node's type read once (a call into tree-sitter each time; 19,000 nodes in a 1 MB script)
-        types = [c.type for c in items]
+        types = list(map(_TYPE, items))  # without a comprehension's frame
+        n = len(items)
         joined = False  # the statement after a `;` tree-sitter supplied: bash reads it as words of the last
         for i, node in enumerate(items):
             if types[i] in ("comment", "heredoc_body", "heredoc_end") or not node.is_named:
@@ -124,9 +158,9 @@ class Control(Expander):
                 continue
             bg = False
             j = i + 1
-            while j < len(items) and types[j] == "heredoc_body":
+            while j < n and types[j] == "heredoc_body":
                 j += 1
-            if j < len(items) and types[j] == "&":
+            if j < n and types[j] == "&":
                 bg = True
             status = self.run_node(node, bg)
             self.last_status = status
@@ -499,6 +533,9 @@ class Control(Expander):
         return segs
 
     def run_if(self, node: Any) -> int | None:
+        lone = lone_clause(node)
+        if lone is not None:
+            return self._run_clauses([lone], 0)
         clauses: list[tuple[list[Any] | None, list[Any], int]] = []
         cond: list[Any] | None = None
         for kw, items in self._segments(node, {"if", "then", "fi", "elif", "else"}):

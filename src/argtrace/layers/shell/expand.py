@@ -49,6 +49,14 @@ from argtrace.layers.shell.patterns import (
 _MAY_ASSIGN = re.compile(r"=|\+\+|--")
 
 
+# the names get_param answers before it looks the variable up (a name, not a digit or a sign): for any
+# other, a variable set in the one scope outside functions is what it gives
+_SPECIAL_NAMES = frozenset(
+    {"RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "BASHPID", "LINENO", "PPID", "HOSTNAME", "UID"}
+    | {"EUID", "FUNCNAME", "BASH_SOURCE"}
+)
+
+
 class Expander(Params):
     def mark_arith_unknown(
         self, expr: str, reason: str = "arithmetic on a value that is not known statically"
@@ -688,10 +696,18 @@ class Expander(Params):
         tests; ``tests/shell/test_large_scripts26.py`` compares the two)."""
         self.read_names.add(name)
         self.plain_read_names.add(name)
-        st, value, _reason = self.get_param(name)
-        if st != "set" or value is None or len(value) > 64:
+        scopes = self.scopes
+        v = scopes[0].get(name) if len(scopes) == 1 and name not in _SPECIAL_NAMES else None
+        if v is not None and v.is_set and v.known and v.array is None:
+            value: str | None = v.value  # get_param's "set" and Var.scalar, without their calls (issue 18)
+        else:
+            st, value, _reason = self.get_param(name)
+            if st != "set":
+                return None
+        if value is None or len(value) > 64:
             return None  # expand_param reads it again: the sets above are sets
-        return ExpWord(value, at, to_str(raw), None, False, None, offset)
+        # to_str(raw): "$NAME"/"${NAME}" is ASCII without placeholders
+        return ExpWord(value, at, raw, None, False, None, offset)
 
     def _expand_one(
         self,

@@ -15,7 +15,7 @@ from typing import Any
 from argtrace.layers.shell.arith import ArithError, literal_value
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
-from argtrace.layers.shell.state import Snapshot, Var, new_var
+from argtrace.layers.shell.state import _VAR_DEFAULTS, Snapshot, Var, new_var
 
 # attributes that set_var's callers pass and that name none of the fields it sets itself
 _FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})
@@ -84,10 +84,13 @@ class Params(Core):
                 reason = old.reason or "appended to a value that is not known statically"
         known = value is not None
         if old is None and not attrs and "allexport" not in self.options:
-            # the common case, without dataclasses.replace
-            scope[name] = new_var(
-                value=value, known=known, reason=None if known else reason, at=at, expansion=expansion
-            )
+            # the common case, without dataclasses.replace: new_var's Var, built here (a call each of a big
+            # script's 17,000 assignments, issue 18)
+            new = object.__new__(Var)
+            d = new.__dict__
+            d.update(_VAR_DEFAULTS)
+            d.update(value=value, known=known, reason=None if known else reason, at=at, expansion=expansion)
+            scope[name] = new
             return
         if (
             old is None
@@ -95,15 +98,14 @@ class Params(Core):
             and "export" not in self.options
             and "allexport" not in self.options
         ):
-            # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly
-            scope[name] = new_var(
-                value=value,
-                known=known,
-                reason=None if known else reason,
-                at=at,
-                expansion=expansion,
-                **attrs,
-            )
+            # `export X=1` of a new name: the Var that ``Var().with_(...)`` below gives, built directly (as
+            # new_var builds it: every key a field)
+            new = object.__new__(Var)
+            d = new.__dict__
+            d.update(_VAR_DEFAULTS)
+            d.update(value=value, known=known, reason=None if known else reason, at=at, expansion=expansion)
+            d.update(attrs)
+            scope[name] = new
             return
         base_var = old if old is not None else Var()
         new = base_var.with_(
