@@ -175,7 +175,11 @@ def _evaluator(options: str) -> Any:
     from argtrace.layers.shell.evaluate import ShellEvaluator
     from argtrace.layers.shell.syntax import parse_tree
 
-    text = _prepare(f'A="a b"\nE=\nX=$(some_tool)\ndeclare -a R=(1 2)\n{options}\n')
+    # UNSET_1 is the script's own (assigned on a branch not taken): unset under `set -u` it is the exit; a
+    # name the script never assigns is the caller's, read as unknown (fa27, session 27)
+    text = _prepare(
+        f'A="a b"\nE=\nX=$(some_tool)\ndeclare -a R=(1 2)\nif false; then UNSET_1=own; fi\n{options}\n'
+    )
     src = Source("w.sh", text, None)
     src.tree = parse_tree(text)
     ev = ShellEvaluator(src, ["p 1"], {"HOME": "/root", "Q": "*"}, arg0="w.sh", cwd="/tmp", parse=parse_tree)
