@@ -117,3 +117,22 @@ def test_a_word_tree_sitter_took_for_an_assignment_is_unknown(tmp_path: Path) ->
 def test_names_a_region_may_assign() -> None:
     text = 'OUT="$OUT$R" X+=1 A[2]=3 for i in 1; read -r a b <<< x; printf -v P %d 3; --flag=3 mapfile -t L'
     assert _names_assigned_in(text) == {"OUT", "X", "A", "i", "a", "b", "P", "L"}
+
+
+@pytest.mark.parametrize("pattern", ["[[:digit:]].'a b'", "~", '${X}"|"[[:digit:]]\\)', "*\\)*"])
+def test_conditional_patterns_tree_sitter_misread(pattern: str, tmp_path: Path) -> None:
+    """`[[ $V == [[:digit:]].'a b' ]]` (the class's `]]` is not the conditional's end), `[[ $V != ~ ]]`:
+    the rest of the script had been lost (no server read)."""
+    lines = ["shopt -s extglob", "X=a", "OUT="]
+    for v in ["a", "1.a b", "~", "a|1)", "x)y"]:
+        lines += [
+            f"V='{v}'",
+            f"if [[ $V == {pattern} ]]; then R=y; else R=n; fi",
+            f"[[ $V != {pattern} ]] && S=y || S=n",
+            'OUT="$OUT$R$S"',
+        ]
+    script = "\n".join([*lines, 'python3 -m sglang.launch_server --model-path m --r "$OUT"'])
+    ours = argtrace_argv(script, tmp_path)
+    theirs = bash_file_argv(script, tmp_path)
+    assert len(ours) == len(theirs) == 6
+    assert ours[-1] in (None, theirs[-1])

@@ -29,8 +29,9 @@ _OPERATORS = frozenset("@?*+!")
 _CASE = re.compile(r"(?<![\w$/.-])case[ \t]+")
 _IN = re.compile(r"[ \t\n]+in(?=[ \t\n;])")
 _CONDITIONAL = re.compile(r"(?<![\w$\[])\[\[[ \t]")
+_CONDITIONAL_END = re.compile(r"[ \t]\]\](?=[ \t\n;&|)]|$)")
 _TERMINATORS = (";;&", ";;", ";&")
-_SPECIAL_IN_CONDITIONAL = frozenset("()|\\'\"")
+_SPECIAL_IN_CONDITIONAL = frozenset("()|\\'\"~")
 _COND_OPS = frozenset({"(", ")", "&&", "||"})
 _NESTING = re.compile(r"(?<![\w$/.-])(case|esac)(?![\w/.-])")
 
@@ -91,9 +92,10 @@ def _conditional_groups(text: str) -> list[tuple[int, int]]:
     (``+([0-9])')'``, ``*\\)*``), whole; a regular expression after ``=~`` is left as it is."""
     out: list[tuple[int, int]] = []
     for m in _CONDITIONAL.finditer(text):
-        end = text.find("]]", m.end())
-        if end < 0:
+        close = _CONDITIONAL_END.search(text, m.end())  # not the `]]` of a `[[:digit:]]` class
+        if close is None:
             continue
+        end = close.start() + 1
         i = m.end()
         after_regex_op = False
         while i < end:
