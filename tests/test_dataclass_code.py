@@ -230,3 +230,105 @@ def test_every_dataclass_of_argtrace_has_a_docstring() -> None:
                 if any("dataclass" in ast.unparse(d) for d in node.decorator_list):
                     bare.append(f"{path.relative_to(src)}:{node.lineno} {node.name}")
     assert bare == []
+
+
+# The same kinds of fields with string annotations (`from __future__ import annotations`, as every argtrace
+# module): dataclasses then tells ClassVar, InitVar and KW_ONLY apart by matching the annotation's text
+# (`_is_type`), which kept() answers from one match per text (`_MatchOnce`).
+STRING_ANNOTATED = """
+from __future__ import annotations
+import dataclasses
+import typing
+from dataclasses import KW_ONLY, InitVar, dataclass, field
+from typing import ClassVar
+
+@dataclass
+class Mixed:
+    a: int
+    b: ClassVar[int] = 1
+    c: typing.ClassVar[str] = "c"
+    d: InitVar[int] = 2
+    e: dataclasses.InitVar[str] = "e"
+    f: str | None = None
+    _: KW_ONLY
+    g: int = 3
+    h: typing.Any = field(default_factory=list)
+
+    def __post_init__(self, d, e):
+        self.seen = (d, e)
+
+@dataclass
+class Again:
+    x:   ClassVar[int] = 1
+    y: int = 0
+    z: dataclasses.KW_ONLY
+    w: InitVar[int] = 0
+"""
+
+
+def create_text(text: str, store_path: str | None) -> dict[str, Any]:
+    namespace: dict[str, Any] = {"__name__": "made_strings"}
+    sys.modules["made_strings"] = module = type(sys)("made_strings")  # _is_type reads the class's module
+    module.__dict__.update(namespace)
+    namespace = module.__dict__
+    try:
+        if store_path is None:
+            exec(text, namespace)
+        else:
+            with dataclass_code.kept(store_path):
+                exec(text, namespace)
+    finally:
+        del sys.modules["made_strings"]
+    return namespace
+
+
+def describe_fields(cls: type) -> list[tuple[Any, ...]]:
+    every = cls.__dataclass_fields__  # type: ignore[attr-defined]
+    return [(f.name, f.type, repr(f._field_type), f.kw_only, f.init, repr(f.default)) for f in every.values()]
+
+
+def test_string_annotated_classvar_initvar_and_kw_only_are_recognised(tmp_path: Path) -> None:
+    store = str(tmp_path / "code.marshal")
+    plain = create_text(STRING_ANNOTATED, None)
+    for made in (create_text(STRING_ANNOTATED, store), create_text(STRING_ANNOTATED, store)):
+        for name in ("Mixed", "Again"):
+            assert describe_fields(made[name]) == describe_fields(plain[name])
+            assert methods(made[name]) == methods(plain[name])
+            assert made[name].__match_args__ == plain[name].__match_args__
+    mixed = made["Mixed"]
+    assert [f.name for f in dataclasses.fields(mixed)] == ["a", "f", "g", "h"]
+    assert [(n, t) for n, t, kind, kw, *_ in describe_fields(mixed) if kind != "_FIELD"] == [
+        ("b", "ClassVar[int]"),
+        ("c", "typing.ClassVar[str]"),
+        ("d", "InitVar[int]"),
+        ("e", "dataclasses.InitVar[str]"),
+    ]
+    assert str(inspect.signature(mixed)) == (
+        "(a: 'int', d: 'InitVar[int]' = 2, e: 'dataclasses.InitVar[str]' = 'e', f: 'str | None' = None, "
+        "*, g: 'int' = 3, h: 'typing.Any' = <factory>) -> None"
+    )
+    assert mixed(1, 5, g=4).seen == (5, "e")
+    assert [f.name for f in dataclasses.fields(made["Again"])] == ["y"]
+    assert dataclasses._MODULE_IDENTIFIER_RE is plain_pattern()  # type: ignore[attr-defined]
+
+
+def plain_pattern() -> Any:
+    import re
+
+    pattern = dataclasses._MODULE_IDENTIFIER_RE  # type: ignore[attr-defined]
+    assert isinstance(pattern, re.Pattern)  # kept() put the compiled pattern back
+    return pattern
+
+
+def test_each_annotation_text_is_matched_once(tmp_path: Path) -> None:
+    plain = plain_pattern()
+    with dataclass_code.kept(str(tmp_path / "code.marshal")):
+        memo = dataclasses._MODULE_IDENTIFIER_RE  # type: ignore[attr-defined]
+        assert isinstance(memo, dataclass_code._MatchOnce)
+        first = memo.match("typing.ClassVar[int]")
+        assert memo.match("typing.ClassVar[int]") is first
+        assert first.groups() == ("typing", "ClassVar")
+        assert memo.match("  str").groups() == (None, "str")
+        assert memo.match("[int]") is None
+        assert memo.pattern is plain and memo.flags == plain.flags
+    assert plain_pattern() is plain

@@ -188,7 +188,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     # collected, every 100,000 allocations; the previous thresholds are restored for in-process callers.
     thresholds = gc.get_threshold()
     gc.set_threshold(100_000, *thresholds[1:])
-    from argtrace import dataclass_code, regex_code
+    from argtrace import import_finder
+
+    # the modules imported from here on are looked for without building file names that are not there
+    # (import_finder.py: ~4% of a short check)
+    with import_finder.kept():
+        return _main_kept(words, argv, thresholds)
+
+
+def _main_kept(words: list[str], argv: Sequence[str] | None, thresholds: tuple[int, ...]) -> int:
+    import gc
+
+    from argtrace import dataclass_code, gettext_once, regex_code
     from argtrace.deferred_stdlib import import_pathlib
 
     import_pathlib()  # without urllib.parse and ipaddress, which only Path.as_uri needs (1.4% of a check)
@@ -197,8 +208,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         # the dataclasses of the modules the command imports get their methods' compiled code from the store
         # kept between runs (dataclass_code.py): compiling it was a quarter of a short check's CPU time; the
-        # regular expressions get their compiled programs the same way (regex_code.py), another 5%
-        with dataclass_code.kept(command=command), regex_code.kept(command=command):
+        # regular expressions get their compiled programs the same way (regex_code.py), another 5%; and
+        # argparse's messages look for their catalogue once (gettext_once.py)
+        with dataclass_code.kept(command=command), regex_code.kept(command=command), gettext_once.kept():
             return _run_main(words)
     finally:
         if argv is None:

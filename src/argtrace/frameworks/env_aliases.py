@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from argtrace.package_data import package_file
@@ -46,9 +46,12 @@ def _data() -> dict[str, Any]:
     return data
 
 
+@cache
 def prefix_aliases(framework: str, version: str) -> tuple[PrefixAlias, ...]:
     """The prefixes ``framework`` ``version`` renames at import; none for a release the file does not
-    hold (another framework, or a release not generated)."""
+    hold (another framework, or a release not generated). Made once per release (frozen, in a tuple):
+    ``ReleaseIndex.releases_knowing_env`` asks for every release's, for each variable a launch sets, in a
+    check and again in its fix re-checks (3.3 M instructions for the shipped example, issue 18)."""
     entries = (_data().get(framework) or {}).get(version) or ()
     return tuple(
         PrefixAlias(str(e["old"]), str(e["new"]), str(e["where"]), frozenset(e.get("too_late") or ()))

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
@@ -185,4 +184,6 @@ def to_dict(report: Report, *, verbose: bool = False) -> dict[str, Any]:
 
 
 def dumps(data: Mapping[str, Any]) -> str:
-    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    from argtrace.render.json_text import dumps_indented
+
+    return dumps_indented(data) + "\n"  # json.dumps(data, indent=2, ensure_ascii=False), quicker

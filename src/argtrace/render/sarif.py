@@ -13,7 +13,6 @@ Suppressed findings (``--show-suppressed``) are results with an ``inSource`` sup
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -197,4 +196,6 @@ def _suppressed(data: Mapping[str, Any]) -> list[tuple[dict[str, Any], str, int 
 
 
 def render_sarif(data: dict[str, Any]) -> str:
-    return json.dumps(to_sarif(data), indent=2, ensure_ascii=False) + "\n"
+    from argtrace.render.json_text import dumps_indented
+
+    return dumps_indented(to_sarif(data)) + "\n"  # json.dumps(..., indent=2, ensure_ascii=False)
