@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 @dataclass(frozen=True)
 class _Spec:
+    """How getopt was asked to parse: its option letters and long names, each with its argument kind."""
+
     short: dict[str, int]  # option letter -> 0 no argument, 1 required, 2 optional
     long: dict[str, int]
     in_order: bool  # `+` at the optstring's start: the first non-option ends the options
