@@ -5,10 +5,12 @@ the fixtures of ``test_accuracy.py`` (their first line names the source); the fr
 ``avail mem`` figures. The expected values are what each version's code computes here, recorded once and
 asserted exactly; the comparison with the log says which version reproduces it.
 
-The tests stand in the order of the GPU they size for (RTX 4090 x2, H100, RTX PRO 6000, B200 x8): each GPU
-is an environment of its own, so a resolver host of its own per version (resolver/hosts.py), and a worker
-keeps at most four hosts (the least recently used is stopped). In this order no host is started twice: 9
-hosts for the module's runs, where the order of the cases (the `mem`/`check` tests after the others) made 13.
+The tests stand in the order of the GPU they size for (RTX 4090 x2, H100, RTX PRO 6000, B200 x8): a GPU needs
+a resolver host of its own per version where that version's import read what sets the GPU apart
+(resolver/hosts.py: 0.5.23's reads the device name; 0.5.10.post1's nothing, so its RTX 4090 x2 and H100 share
+a host, and its RTX PRO 6000 and B200 x8, of CUDA 12.9, another), and a worker keeps at most four hosts (the
+least recently used is stopped). In this order no host is started twice: 7 hosts for the module's runs (9
+when every GPU had its own, 13 in the order of the cases before).
 """
 
 from __future__ import annotations

@@ -90,10 +90,9 @@ OWN_DATA = {
     "resolver/dump_overlay.py": 1,
     "resolver/environments.py": 1,
     "resolver/host_main.py": 2,  # argtrace's own job lines and the JSON prep list it passes a host
-    "resolver/hosts.py": 1,  # the host's reply lines (host_main.py writes them)
+    "resolver/hosts.py": 2,  # the host's reply lines (host_main.py writes them), argtrace's fake GPU profile
     "resolver/message_store.py": 1,
     "resolver/schema_gen.py": 2,
-    "resolver/stubs/_argtrace_fake_nvml.py": 1,
     "resolver/stubs/_argtrace_stubs.py": 1,
 }
 

@@ -15,14 +15,21 @@ state before any job ran).
 
 What decides a fresh run's imports is the environment at its start, so a host serves only runs whose whole
 environment equals its own (``resolver/hosts.py`` keys hosts on it); the working directory of a fresh run
-is a new temporary directory every time, and no framework module reads it at import.
+is a new temporary directory every time, and no framework module reads it at import. The one exception is
+the fake GPU (``ARGTRACE_FAKE_GPU``, the check's ``--gpu``): its answers are read when asked
+(``stubs/_argtrace_stubs.py``), and the host notes which of its fields the import step read (its reply
+``reads``; None when the stubs are absent or the import ran the fake ``nvidia-smi``). A job may then carry
+another profile (``gpu``) that agrees on every one of those fields and on the structural ones: its child
+switches to it before the script runs, so what the import computed from the GPU is what a fresh start
+with that profile computes, and everything after reads the run's own profile.
 
-Protocol (one JSON object per line): the host writes ``{"ready": true}`` (or ``{"ready": false, "error"}``)
-on ``REPLIES_FD`` once imported; then for each job line ``{"args", "cwd", "stdout", "stderr"}`` read from
-``JOBS_FD`` it writes ``{"pid"}`` when the child started and ``{"exit"}`` (the status as ``subprocess``
-reports it: negative for a signal) when it ended. End of ``JOBS_FD`` (argtrace closed it, or exited) ends
-the host, and so does ``IDLE_SECONDS`` without a job (a long-lived argtrace, such as the MCP server, does not
-keep an imported framework in memory for nothing).
+Protocol (one JSON object per line): the host writes ``{"ready": true, "reads"}`` (or ``{"ready": false,
+"error"}``) on ``REPLIES_FD`` once imported; then for each job line ``{"args", "cwd", "stdout", "stderr"}``
+(and ``"gpu"``, a profile to switch to) read from ``JOBS_FD`` it writes ``{"pid"}`` when the child started
+(``{"refused"}`` when it cannot switch to that profile: no child) and ``{"exit"}`` (the status as
+``subprocess`` reports it: negative for a signal) when it ended. End of ``JOBS_FD`` (argtrace closed it, or
+exited) ends the host, and so does ``IDLE_SECONDS`` without a job (a long-lived argtrace, such as the MCP
+server, does not keep an imported framework in memory for nothing).
 """
 
 from __future__ import annotations
@@ -54,6 +61,39 @@ def _prepare(script: str, prep: list[str]) -> None:
     module.host_imports(*prep)
 
 
+def _record_gpu_reads() -> str | None:
+    """Start noting the fake GPU's fields the import step reads (and the fake nvidia-smi's runs, in a file);
+    the file's path, or None when no fake GPU is installed here."""
+    stubs = sys.modules.get("_argtrace_stubs")
+    if stubs is None or stubs._STATE["profile"] is None:
+        return None
+    stubs.record_reads()
+    log = os.path.abspath("nvidia-smi.runs")  # the host's own working directory
+    os.environ["ARGTRACE_FAKE_GPU_SMI_LOG"] = log
+    return log
+
+
+def _gpu_reads(log: str | None) -> list[str] | None:
+    """The fields noted during the import step (and stop noting), or None: no fake GPU, or the import ran
+    nvidia-smi (whose answer it may keep, and which is not traced field by field)."""
+    if log is None:
+        return None
+    os.environ.pop("ARGTRACE_FAKE_GPU_SMI_LOG", None)  # the jobs' environment is the host's start's
+    reads: list[str] = sys.modules["_argtrace_stubs"].recorded_reads()
+    return None if os.path.exists(log) else reads
+
+
+def _can_switch(raw: str) -> bool:
+    """Whether a child may answer for the profile ``raw`` (the stubs are here and the structural fields
+    agree)."""
+    stubs = sys.modules.get("_argtrace_stubs")
+    if stubs is None or stubs._STATE["profile"] is None:
+        return False
+    new = stubs.profile(raw)
+    old = stubs._STATE["profile"]
+    return new is not None and all(new.get(k) == old.get(k) for k in stubs.STRUCTURAL)
+
+
 def _die_with_parent() -> None:
     """Linux's ``PR_SET_PDEATHSIG``: killed when the process that started this one ends (argtrace killed
     while a run is under way must not leave the host, or the run, behind). Elsewhere, a no-op: the host then
@@ -82,6 +122,8 @@ def _run_job(script: str, job: dict[str, Any], jobs_fd: int, replies_fd: int) ->
         target = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.dup2(target, fd)
         os.close(target)
+    if job.get("gpu") is not None:  # checked by the host before the fork (_can_switch)
+        sys.modules["_argtrace_stubs"].switch_profile(job["gpu"])
     os.chdir(job["cwd"])
     sys.argv = [script, *job["args"]]
     code = 0
@@ -110,12 +152,13 @@ def main(argv: list[str]) -> int:
     script, prep, jobs_fd, replies_fd = argv[0], json.loads(argv[1]), int(argv[2]), int(argv[3])
     idle = float(argv[4])
     _die_with_parent()
+    smi_log = _record_gpu_reads()
     try:
         _prepare(script, list(prep))
     except BaseException as exc:
         _reply(replies_fd, {"ready": False, "error": "".join(traceback.format_exception(exc))[-4000:]})
         return 1
-    _reply(replies_fd, {"ready": True})
+    _reply(replies_fd, {"ready": True, "reads": _gpu_reads(smi_log)})
     jobs = os.fdopen(jobs_fd, "rb", buffering=0)
     buffer = b""
     while True:
@@ -129,6 +172,9 @@ def main(argv: list[str]) -> int:
         while b"\n" in buffer:
             line, buffer = buffer.split(b"\n", 1)
             job = json.loads(line)
+            if job.get("gpu") is not None and not _can_switch(job["gpu"]):
+                _reply(replies_fd, {"refused": "this host cannot answer for that GPU profile"})
+                continue
             for stream in (sys.stdout, sys.stderr):
                 stream.flush()
             pid = os.fork()

@@ -13,6 +13,18 @@ When a host may serve a run, and when a fresh process runs instead:
 - Same interpreter, same script and import step, and **the same environment, every variable**: what a fresh
   run imports depends on its environment (SGLang's ``environ.py`` reads every ``SGL_*`` name at import; torch
   and its C libraries read theirs), so nothing short of equality is the same start.
+- Except the fake GPU's profile (``ARGTRACE_FAKE_GPU``, the ``--gpu`` of the check): the stubs answer every
+  GPU question from it when asked, and a host notes which of its fields its import step read (``reads``,
+  from ``host_main.py``). A host serves another profile when it agrees on those fields and on the
+  STRUCTURAL ones (which decide, when the stubs install, which modules exist and torch's version
+  attributes); its child switches to the run's profile first. So a host is shared by every ``--gpu`` whose
+  answers the import did not ask for: measured per release, SGLang 0.5.10.post1's argument and sizing
+  imports read none (every GPU of one structure shares a host), SGLang 0.5.23's read the device name
+  (``srt/platforms/__init__.py:46`` ``_is_sail_available``, kept in the ``current_platform`` singleton: one
+  host per GPU model, shared across GPU counts), vLLM 0.33.0's read the GPU count
+  (``vllm/platforms/__init__.py:72`` ``cuda_platform_plugin``, kept in its ``current_platform``: one
+  host per count, shared across GPU models). Until its import has answered, a host serves only its own
+  profile.
 - The host is idle (a run never waits for another; a busy host means a fresh process).
 - Only argtrace's own environments are hosted (``ARGTRACE_RESOLVER_HOSTS=0`` turns hosts off); a ``--python``
   interpreter (the user's server's own) always runs fresh.
@@ -50,8 +62,13 @@ HOST_MAIN = Path(__file__).resolve().parent / "host_main.py"
 LIMIT = 4
 START_TIMEOUT_S = 300.0
 IDLE_S = 600.0  # a host without a job for this long ends (host_main.py)
-# what a host serves: interpreter, script, its import step (JSON) and the whole environment, sorted
+# what a host serves: interpreter, script, its import step (JSON) and the whole environment, sorted, but for
+# the fake GPU's profile, of which only the STRUCTURAL fields are in the key (``GPU_KEY``)
 HostKey = tuple[str, str, str, tuple[tuple[str, str], ...]]
+GPU_VARIABLE = "ARGTRACE_FAKE_GPU"
+GPU_KEY = "ARGTRACE_FAKE_GPU structure"
+# the profile's fields that decide what the stubs install (stubs/_argtrace_stubs.py ``STRUCTURAL``)
+STRUCTURAL = ("vendor", "flashinfer", "cuda", "hip")
 
 
 def enabled() -> bool:
@@ -73,6 +90,21 @@ class Host:
     runs: int = 0
     ready: bool = False  # its import step answered ready (a host started ahead may still be importing)
     ahead: bool = False  # started by ``prestart``, before any run asked for it
+    gpu: str | None = None  # the fake GPU profile it imported with (``ARGTRACE_FAKE_GPU``)
+    reads: tuple[str, ...] | None = None  # the profile's fields its import read; None: unknown, only its own
+
+    def serves(self, key: HostKey, gpu: str | None) -> bool:
+        """Whether this host answers a run of ``key`` on the profile ``gpu`` as a fresh process would."""
+        if self.key != key:
+            return False
+        if gpu == self.gpu:
+            return True
+        if not self.ready or self.reads is None or gpu is None or self.gpu is None:
+            return False
+        mine, theirs = _profile(self.gpu), _profile(gpu)
+        return (
+            mine is not None and theirs is not None and all(mine.get(f) == theirs.get(f) for f in self.reads)
+        )
 
     def alive(self) -> bool:
         return self.proc.poll() is None
@@ -114,7 +146,7 @@ class HostPool:
         self.limit = limit
         self.idle = idle
         self.hosts: list[Host] = []
-        self.failed: set[HostKey] = set()
+        self.failed: set[tuple[HostKey, str | None]] = set()
         self.lock = threading.Lock()
         self.pid = os.getpid()
         self.started = 0  # hosts started and imported
@@ -122,6 +154,7 @@ class HostPool:
         self.fresh = 0  # runs in a fresh process (no host could serve them)
         self.ahead = 0  # hosts started ahead of their first run (``prestart``)
         self.ahead_served = 0  # first runs that a host started ahead answered
+        self.spawned: list[tuple[str, str | None]] = []  # (script, fake GPU profile) of every host started
 
     def run(
         self,
@@ -136,17 +169,18 @@ class HostPool:
     ) -> subprocess.CompletedProcess[str]:
         """``subprocess.run([python, script, *args], ...)`` with text output captured, served by a host when
         one may serve it (raises ``subprocess.TimeoutExpired`` as that does)."""
-        host = self._checkout(host_key(python, script, prep, env), env, timeout)
+        key, gpu = host_key(python, script, prep, env), env.get(GPU_VARIABLE)
+        host = self._checkout(key, gpu, env, timeout)
         if host is None:
             self.fresh += 1
             return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
         try:
-            answer = self._run_on(host, script, args, cwd, timeout)
+            answer = self._run_on(host, script, args, cwd, timeout, gpu)
         except subprocess.TimeoutExpired:
             # a fork's hang is not proven to be the run's own (a library's threads do not survive a fork):
             # the host is not used again, and a fresh process answers, with its own time limit
             with self.lock:
-                self.failed.add(host.key)
+                self.failed.add((host.key, host.gpu))
             self._drop(host)
             self.fresh += 1
             return _fresh(python, script, args, env=env, cwd=cwd, timeout=timeout)
@@ -167,15 +201,16 @@ class HostPool:
         memory layer's sizing host imports while the resolution layer's run works). Nothing happens when such
         a host exists, when it failed before, or when the pool is full (a host started ahead never stops
         another). True when a host was started."""
-        key = host_key(python, script, prep, env)
+        key, gpu = host_key(python, script, prep, env), env.get(GPU_VARIABLE)
         with self.lock:
-            if key in self.failed or any(host.key == key for host in self.hosts):
+            if (key, gpu) in self.failed or any(host.serves(key, gpu) for host in self.hosts):
                 return False
             if len(self.hosts) >= self.limit:
                 return False
-            started = _spawn(key, env, self.idle)
+            started = _spawn(key, gpu, env, self.idle)
             if started is None:
                 return False
+            self.spawned.append((script, gpu))
             started.ahead = True
             self.ahead += 1
             self.hosts.append(started)
@@ -192,19 +227,21 @@ class HostPool:
     def _checkout(
         self,
         key: HostKey,
+        gpu: str | None,
         env: Mapping[str, str],
         timeout: float | None,
     ) -> Host | None:
-        """An idle host for ``key``, imported and marked busy, or None (a fresh run answers): a new one is
-        started when none exists. Its import is waited for outside the lock."""
+        """An idle host that serves ``key`` on ``gpu``, imported and marked busy, or None (a fresh run
+        answers): a new one is started when none exists. Its import is waited for outside the lock."""
         with self.lock:
-            if key in self.failed:
+            if (key, gpu) in self.failed:
                 return None
             for dead in [h for h in self.hosts if not h.busy and not h.alive()]:
                 self.hosts.remove(dead)
                 dead.stop()
-            host = next((h for h in self.hosts if h.key == key), None)
-            if host is not None and host.busy:
+            serving = [h for h in self.hosts if h.serves(key, gpu)]
+            host = next((h for h in serving if not h.busy), None)
+            if host is None and serving:
                 return None  # its host is busy (another thread): no waiting, a fresh run
             if host is None:
                 while len(self.hosts) >= self.limit:
@@ -214,10 +251,11 @@ class HostPool:
                     oldest = min(idle, key=lambda h: h.used)
                     self.hosts.remove(oldest)
                     oldest.stop()
-                host = _spawn(key, env, self.idle)
+                host = _spawn(key, gpu, env, self.idle)
                 if host is None:
-                    self.failed.add(key)
+                    self.failed.add((key, gpu))
                     return None
+                self.spawned.append((script_of(key), gpu))
                 self.hosts.append(host)
             host.busy = True
             host.used = time.monotonic()
@@ -227,12 +265,12 @@ class HostPool:
             imported = _await_ready(host, timeout)
         except subprocess.TimeoutExpired:
             with self.lock:
-                self.failed.add(key)  # its import alone outlasts a run's time: the run timed out
+                self.failed.add((key, host.gpu))  # its import alone outlasts a run's time: the run timed out
             self._drop(host)
             raise
         if not imported:
             with self.lock:
-                self.failed.add(key)
+                self.failed.add((key, host.gpu))
             self._drop(host)
             return None
         with self.lock:
@@ -246,12 +284,19 @@ class HostPool:
         host.stop()
 
     def _run_on(
-        self, host: Host, script: str, args: Sequence[str], cwd: str, timeout: float | None
+        self, host: Host, script: str, args: Sequence[str], cwd: str, timeout: float | None, gpu: str | None
     ) -> subprocess.CompletedProcess[str] | None:
         out_path = Path(host.workdir.name) / f"run{host.runs}.out"
         err_path = Path(host.workdir.name) / f"run{host.runs}.err"
         host.runs += 1
-        job = {"args": list(args), "cwd": cwd, "stdout": str(out_path), "stderr": str(err_path)}
+        job: dict[str, Any] = {
+            "args": list(args),
+            "cwd": cwd,
+            "stdout": str(out_path),
+            "stderr": str(err_path),
+        }
+        if gpu != host.gpu:
+            job["gpu"] = gpu  # its child switches to the run's profile (``Host.serves`` allowed it)
         try:
             os.write(host.jobs, (json.dumps(job) + "\n").encode())
         except OSError:
@@ -308,10 +353,34 @@ def _fresh(
 def host_key(
     python: str, script: str | os.PathLike[str], prep: Sequence[str], env: Mapping[str, str]
 ) -> HostKey:
-    return (python, str(script), json.dumps(list(prep)), tuple(sorted(env.items())))
+    """What a host must share with a run (see the module docstring): the environment's fake GPU profile
+    stands there by its structural fields only (``Host.serves`` compares the fields the import read)."""
+    items = {name: value for name, value in env.items() if name != GPU_VARIABLE}
+    if GPU_VARIABLE in env:
+        profile = _profile(env[GPU_VARIABLE])
+        # a profile that does not parse stays whole in the key: only an equal one shares its host
+        items[GPU_KEY] = (
+            env[GPU_VARIABLE]
+            if profile is None
+            else json.dumps({f: profile.get(f) for f in STRUCTURAL}, sort_keys=True)
+        )
+    return (python, str(script), json.dumps(list(prep)), tuple(sorted(items.items())))
 
 
-def _spawn(key: HostKey, env: Mapping[str, str], idle: float = IDLE_S) -> Host | None:
+def script_of(key: HostKey) -> str:
+    return key[1]
+
+
+def _profile(raw: str) -> dict[str, Any] | None:
+    """The fake GPU profile ``raw`` holds (argtrace's own JSON, ``resolver/fake_gpu.py``), or None."""
+    try:
+        data = json.loads(raw)
+    except ValueError:
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def _spawn(key: HostKey, gpu: str | None, env: Mapping[str, str], idle: float = IDLE_S) -> Host | None:
     """A new host process for ``key``, importing (not waited for), or None when it could not start."""
     python, script, prep, _ = key
     jobs_read, jobs_write = os.pipe()
@@ -337,7 +406,7 @@ def _spawn(key: HostKey, env: Mapping[str, str], idle: float = IDLE_S) -> Host |
         log.close()
     os.close(jobs_read)
     os.close(replies_write)
-    return Host(key=key, proc=proc, jobs=jobs_write, replies=replies_read, workdir=workdir)
+    return Host(key=key, proc=proc, jobs=jobs_write, replies=replies_read, workdir=workdir, gpu=gpu)
 
 
 def _await_ready(host: Host, timeout: float | None) -> bool:
@@ -351,6 +420,9 @@ def _await_ready(host: Host, timeout: float | None) -> bool:
             [host.key[0], host.key[1]], timeout or START_TIMEOUT_S, output=b"", stderr=said.encode()
         )
     host.ready = bool(ready and ready.get("ready"))
+    reads = ready.get("reads") if ready else None
+    if isinstance(reads, list) and all(isinstance(f, str) for f in reads):
+        host.reads = tuple(reads)
     return host.ready
 
 

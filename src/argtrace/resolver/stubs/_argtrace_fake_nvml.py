@@ -2,16 +2,17 @@
 """A fake NVML (the pynvml API) answering from the ``ARGTRACE_FAKE_GPU`` profile.
 
 Served for ``vllm.third_party.pynvml`` and ``pynvml`` when a fake NVIDIA GPU is installed: vLLM decides its
-platform (and several defaults) from NVML, without touching CUDA.
+platform (and several defaults) from NVML, without touching CUDA. Every answer reads the current profile
+through ``_argtrace_stubs.field`` when asked (a resolver host's child may switch profile; a host's import
+notes what it read).
 """
 
 from __future__ import annotations
 
-import json
-import os
 from types import SimpleNamespace
 
-_PROFILE = json.loads(os.environ.get("ARGTRACE_FAKE_GPU") or "{}")
+from _argtrace_stubs import field, has_profile
+
 NVML_SUCCESS = 0
 NVML_P2P_CAPS_INDEX_NVLINK = 2
 NVML_P2P_CAPS_INDEX_READ = 0
@@ -36,11 +37,11 @@ class NVMLError_LibraryNotFound(NVMLError):
 
 
 def _count() -> int:
-    return int(_PROFILE.get("count", 1))
+    return int(field("count", 1))
 
 
 def nvmlInit(*_a, **_k) -> None:
-    if not _PROFILE or _PROFILE.get("vendor", "nvidia") != "nvidia":
+    if not has_profile() or field("vendor", "nvidia") != "nvidia":
         raise NVMLError_LibraryNotFound(12)
 
 
@@ -75,17 +76,17 @@ def nvmlDeviceGetUUID(handle: int) -> str:
 
 
 def nvmlDeviceGetName(handle: int) -> str:
-    return str(_PROFILE.get("product") or _PROFILE.get("name") or "NVIDIA H100 80GB HBM3")
+    return str(field("product") or field("name") or "NVIDIA H100 80GB HBM3")
 
 
 def nvmlDeviceGetCudaComputeCapability(handle: int) -> tuple[int, int]:
-    cap = _PROFILE.get("capability") or [9, 0]
+    cap = field("capability") or [9, 0]
     return int(cap[0]), int(cap[1])
 
 
 def nvmlDeviceGetMemoryInfo(handle: int, *_a):
-    total = int(_PROFILE.get("memory", 80 * 2**30))
-    free = int(_PROFILE.get("free", total))
+    total = int(field("memory", 80 * 2**30))
+    free = int(field("free", total))
     return SimpleNamespace(total=total, free=free, used=total - free, reserved=0)
 
 
@@ -115,11 +116,11 @@ def nvmlDeviceGetCpuAffinity(handle: int, size: int) -> list[int]:
 
 
 def nvmlSystemGetDriverVersion() -> str:
-    return str(_PROFILE.get("driver", "575.57.08"))
+    return str(field("driver", "575.57.08"))
 
 
 def nvmlSystemGetCudaDriverVersion() -> int:
-    major, minor = (str(_PROFILE.get("cuda", "12.8")) + ".0").split(".")[:2]
+    major, minor = (str(field("cuda", "12.8")) + ".0").split(".")[:2]
     return int(major) * 1000 + int(minor) * 10
 
 

@@ -47,8 +47,9 @@ ANYTHING_PACKAGES = ("torchvision", "sgl_kernel", "flashinfer")
 CALL_STUB_PACKAGES = ("vllm.vllm_flash_attn",)
 
 
-def profile() -> dict | None:
-    raw = os.environ.get("ARGTRACE_FAKE_GPU")
+def profile(raw: str | None = None) -> dict | None:
+    """The GPU profile ``raw`` holds (by default ``ARGTRACE_FAKE_GPU``), or None."""
+    raw = os.environ.get("ARGTRACE_FAKE_GPU") if raw is None else raw
     if not raw:
         return None
     try:
@@ -56,6 +57,62 @@ def profile() -> dict | None:
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
+
+
+# The profile every fake answer reads, at the moment it is asked (never copied at install): a resolver host
+# (resolver/host_main.py) imports the framework with one profile, and each forked child may switch to its
+# own run's profile (``switch_profile``). ``reads`` is, while a host imports, the set of the profile's fields
+# any fake answer gave out: the host reports them, and serves another profile only when it has the same
+# value for every one of them (what the import computed from the GPU is then what a fresh start computes).
+# Fields read when the stubs install, which decide which modules exist and torch's version attributes,
+# are the STRUCTURAL ones: a host never changes them (resolver/hosts.py keys hosts on them).
+STRUCTURAL = ("vendor", "flashinfer", "cuda", "hip")
+_STATE: dict = {"profile": None, "reads": None}
+
+
+def field(name: str, default=None):
+    """``name`` of the current profile (``default`` when absent), noted while a host's import records."""
+    prof = _STATE["profile"]
+    if prof is None:
+        prof = profile() or {}
+    reads = _STATE["reads"]
+    if reads is not None:
+        reads.add(name)
+    return prof.get(name, default)
+
+
+def has_profile() -> bool:
+    return bool(_STATE["profile"] if _STATE["profile"] is not None else profile())
+
+
+def record_reads() -> None:
+    """Start noting which profile fields the fake answers give out (a host, before its import step)."""
+    _STATE["reads"] = set()
+
+
+def recorded_reads() -> list[str]:
+    """The fields noted since ``record_reads`` (and stop noting)."""
+    reads, _STATE["reads"] = _STATE["reads"] or set(), None
+    return sorted(reads)
+
+
+def switch_profile(raw: str) -> bool:
+    """Answer from the profile ``raw`` from now on (a host's forked child, for its run's ``--gpu``): the
+    environment variable (the fake nvidia-smi and any subprocess read it), every fake answer, and the caches
+    argtrace's own replacements keep. Only a profile with the same STRUCTURAL fields may be switched to
+    (resolver/hosts.py never asks otherwise); False, and nothing changed, when it differs there."""
+    new = profile(raw)
+    old = _STATE["profile"]
+    if new is None or old is None or any(new.get(k) != old.get(k) for k in STRUCTURAL):
+        return False
+    os.environ["ARGTRACE_FAKE_GPU"] = raw
+    _STATE["profile"] = new
+    for cached in _OWN_CACHES:
+        cached.cache_clear()
+    return True
+
+
+_OWN_CACHES: list = []  # lru_cache'd functions of argtrace's own that answer from the profile
 
 
 class _StubLoader(importlib.abc.Loader):
@@ -214,20 +271,28 @@ def no_op_compile() -> None:
     torch.compile = compile
 
 
+def _capability() -> tuple[int, ...]:
+    return tuple(int(x) for x in (field("capability") or [9, 0]))
+
+
+def _device_name() -> str:
+    return field("product") or field("name") or "NVIDIA H100 80GB HBM3"
+
+
 class FakeDeviceProperties:
-    def __init__(self, prof: dict, index: int) -> None:
-        cap = prof.get("capability") or [9, 0]
-        self.name = prof.get("product") or prof.get("name") or "NVIDIA H100 80GB HBM3"
-        self.total_memory = int(prof.get("memory", 80 * 2**30))
+    def __init__(self, index: int) -> None:
+        cap = _capability()
+        self.name = _device_name()
+        self.total_memory = int(field("memory", 80 * 2**30))
         self.major = int(cap[0])
         self.minor = int(cap[1])
-        self.multi_processor_count = int(prof.get("sm_count", 132))
+        self.multi_processor_count = int(field("sm_count", 132))
         self.is_integrated = False
         self.is_multi_gpu_board = False
         self.uuid = f"GPU-argtrace-fake-{index:04d}"
-        self.L2_cache_size = int(prof.get("l2_cache", 50 * 2**20))
-        self.warp_size = 64 if prof.get("vendor") == "amd" else 32
-        self.gcnArchName = prof.get("gcn_arch", "gfx942") if prof.get("vendor") == "amd" else "NVIDIA"
+        self.L2_cache_size = int(field("l2_cache", 50 * 2**20))
+        self.warp_size = 64 if field("vendor") == "amd" else 32
+        self.gcnArchName = field("gcn_arch", "gfx942") if field("vendor") == "amd" else "NVIDIA"
         self.max_threads_per_multi_processor = 2048
         self.regs_per_multiprocessor = 65536
         self.shared_memory_per_block_optin = 232448
@@ -241,13 +306,19 @@ class FakeDeviceProperties:
 
 
 def install_fake_gpu(prof: dict) -> None:
+    """The fake ``torch.cuda``: every answer reads the current profile when asked (``field``), so a host's
+    child that switched profile answers for its own GPU."""
     import torch
 
-    count = int(prof.get("count", 1))
-    total = int(prof.get("memory", 80 * 2**30))
-    free = int(prof.get("free", total))
-    cap = tuple(int(x) for x in (prof.get("capability") or [9, 0]))
-    name = prof.get("product") or prof.get("name") or "NVIDIA H100 80GB HBM3"
+    _STATE["profile"] = prof
+
+    def count() -> int:
+        return int(field("count", 1))
+
+    def mem_get_info(device=None) -> tuple[int, int]:
+        total = int(field("memory", 80 * 2**30))
+        return int(field("free", total)), total
+
     state = {"device": 0}
     cuda = torch.cuda
 
@@ -265,19 +336,18 @@ def install_fake_gpu(prof: dict) -> None:
     # NVML's raw answers, so torch's own ``_device_count_nvml`` applies CUDA_VISIBLE_DEVICES (ordinals,
     # UUIDs, a trailing invalid entry) exactly as on the node; ``device_count`` goes through it as a CUDA
     # build of torch does when NVML works.
-    uuids = [f"GPU-argtrace-fake-{i:04d}" for i in range(count)]
-    cuda._raw_device_count_nvml = lambda: count
-    cuda._raw_device_uuid_nvml = lambda: list(uuids)
+    cuda._raw_device_count_nvml = count
+    cuda._raw_device_uuid_nvml = lambda: [f"GPU-argtrace-fake-{i:04d}" for i in range(count())]
 
     def device_count() -> int:
-        visible = cuda._device_count_nvml() if hasattr(cuda, "_device_count_nvml") else count
-        return count if visible < 0 else visible
+        visible = cuda._device_count_nvml() if hasattr(cuda, "_device_count_nvml") else count()
+        return count() if visible < 0 else visible
 
     cuda.device_count = device_count
-    cuda.get_device_capability = lambda device=None: cap
-    cuda.get_device_name = lambda device=None: name
-    cuda.get_device_properties = lambda device=None: FakeDeviceProperties(prof, _index(device))
-    cuda.mem_get_info = lambda device=None: (free, total)
+    cuda.get_device_capability = lambda device=None: _capability()
+    cuda.get_device_name = lambda device=None: _device_name()
+    cuda.get_device_properties = lambda device=None: FakeDeviceProperties(_index(device))
+    cuda.mem_get_info = mem_get_info
     cuda.current_device = lambda: state["device"]
     cuda.set_device = lambda device: state.__setitem__("device", _index(device))
     cuda.is_initialized = lambda: True
@@ -287,8 +357,8 @@ def install_fake_gpu(prof: dict) -> None:
     cuda.memory_allocated = lambda device=None: 0
     cuda.max_memory_allocated = lambda device=None: 0
     cuda.memory_reserved = lambda device=None: 0
-    cuda.is_bf16_supported = lambda including_emulation=True: cap >= (8, 0)
-    cuda.get_arch_list = lambda: [f"sm_{cap[0]}{cap[1]}"]
+    cuda.is_bf16_supported = lambda including_emulation=True: _capability() >= (8, 0)
+    cuda.get_arch_list = lambda: ["sm_{}{}".format(*_capability())]
     if prof.get("vendor") == "amd":
         torch.version.hip = prof.get("hip", "6.3.42131")  # type: ignore[attr-defined]
         torch.version.cuda = None  # type: ignore[assignment]
@@ -300,7 +370,7 @@ def install_fake_gpu(prof: dict) -> None:
         for namespace in VLLM_OP_NAMESPACES:
             setattr(torch.ops, namespace, _DummyOpNamespace(namespace))
         _tolerant_register_fake(torch, VLLM_OP_NAMESPACES)
-        _fake_triton_driver(prof)
+        _fake_triton_driver()
         if prof.get("vendor", "nvidia") == "nvidia":
             after_import("vllm.platforms.cuda", _vllm_device_count)
     if importlib.util.find_spec("sglang") is not None:
@@ -332,6 +402,7 @@ def _vllm_device_count(module: types.ModuleType) -> None:
 
     _cuda_device_count_stateless.argtrace_replaces = original
     module._cuda_device_count_stateless = _cuda_device_count_stateless
+    _OWN_CACHES.append(_cuda_device_count_stateless)  # a host's child that switches profile clears it
 
 
 _AFTER_IMPORT: dict = {}
@@ -395,7 +466,7 @@ VLLM_OP_NAMESPACES = (
 )
 
 
-def _fake_triton_driver(prof: dict) -> None:
+def _fake_triton_driver() -> None:
     """triton's active driver answers for the fake GPU (vLLM's FLA kernels ask it for the platform at
     import time; the real NVIDIA driver needs libcuda)."""
     try:
@@ -404,25 +475,29 @@ def _fake_triton_driver(prof: dict) -> None:
     except Exception:
         return
     trd = sys.modules["triton.runtime.driver"]
-    cap = prof.get("capability") or [9, 0]
-    amd = prof.get("vendor") == "amd"
+
+    def amd() -> bool:
+        return field("vendor") == "amd"
+
+    def props(device=0) -> dict:
+        return {
+            "max_shared_mem": 232448,
+            "multiprocessor_count": int(field("sm_count", 132)),
+            "max_num_regs": 65536,
+            "warpSize": 64 if amd() else 32,
+            "sm_clock_rate": 1980000,
+            "mem_clock_rate": 2619000,
+            "mem_bus_width": 5120,
+        }
 
     class FakeTritonDriver:
         def __init__(self) -> None:
-            props = {
-                "max_shared_mem": 232448,
-                "multiprocessor_count": int(prof.get("sm_count", 132)),
-                "max_num_regs": 65536,
-                "warpSize": 64 if amd else 32,
-                "sm_clock_rate": 1980000,
-                "mem_clock_rate": 2619000,
-                "mem_bus_width": 5120,
-            }
-            self.utils = types.SimpleNamespace(get_device_properties=lambda device=0: dict(props))
+            self.utils = types.SimpleNamespace(get_device_properties=props)
 
         def get_current_target(self):
-            if amd:
-                return GPUTarget("hip", prof.get("gcn_arch", "gfx942"), 64)
+            if amd():
+                return GPUTarget("hip", field("gcn_arch", "gfx942"), 64)
+            cap = _capability()
             return GPUTarget("cuda", int(cap[0]) * 10 + int(cap[1]), 32)
 
         def get_current_device(self):
