@@ -64,6 +64,7 @@ OWN_DATA = {
     "gpus.py": 1,
     "layers/device_env.py": 1,  # data/device_variables.json
     "layers/disaggregation.py": 1,
+    "layers/dp_mode.py": 1,  # frameworks/data/vllm_dp_launch.json (generated, PA054)
     "layers/live.py": 1,
     "layers/log/lines.py": 1,  # a docker json-file record's string literal (cannot nest; runs on nodes)
     "layers/log/signatures.py": 1,
