@@ -27,6 +27,7 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.expand import Expander
+from argtrace.layers.shell.pattern_views import after_blanks_and_comments
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
 from argtrace.layers.shell.textfilters import TEXT_FILTERS
@@ -69,20 +70,6 @@ def _names_assigned_in(text: str) -> set[str]:
         else:
             names.add(assigned or loop or printf_v)
     return names
-
-
-def _after_blanks_and_comments(text: str, i: int, end: int) -> int:
-    """The first offset in ``text[i:end]`` that is neither a blank, a newline nor in a comment."""
-    while i < end:
-        c = text[i]
-        if c in " \t\n\r":
-            i += 1
-        elif c == "#":
-            nl = text.find("\n", i, end)
-            i = end if nl < 0 else nl + 1
-        else:
-            break
-    return i
 
 
 _TYPE = operator.attrgetter("type")  # a node's type, read in C
@@ -607,7 +594,7 @@ class Control(Expander):
             body: list[Any] = []
             term = ";;"
             seen_paren = False
-            pat_start = min(_after_blanks_and_comments(self.src.text, prev_end, it.start_byte), it.start_byte)
+            pat_start = min(after_blanks_and_comments(self.src.text, prev_end, it.start_byte), it.start_byte)
             prev_end = it.end_byte
             for i, c in enumerate(it.children):
                 fname = it.field_name_for_child(i)

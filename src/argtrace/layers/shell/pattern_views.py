@@ -73,7 +73,7 @@ def _case_patterns(text: str) -> list[tuple[int, int]]:
             continue
         i = in_kw.end()
         while i < n:
-            i = _after_blanks_and_comments(text, i)
+            i = after_blanks_and_comments(text, i)
             if text.startswith("esac", i):
                 break
             span = _pattern_span(text, i)
@@ -166,14 +166,15 @@ def _word_end(text: str, i: int) -> int | None:
     return i
 
 
-def _after_blanks_and_comments(text: str, i: int) -> int:
-    n = len(text)
+def after_blanks_and_comments(text: str, i: int, end: int | None = None) -> int:
+    """The first offset in ``text[i:end]`` that is neither a blank, a newline nor in a comment."""
+    n = len(text) if end is None else end
     while i < n:
         c = text[i]
         if c in " \t\n\r":
             i += 1
         elif c == "#":
-            nl = text.find("\n", i)
+            nl = text.find("\n", i, n)
             i = n if nl < 0 else nl + 1
         else:
             break
