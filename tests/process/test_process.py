@@ -230,3 +230,34 @@ def test_framework_variable_value_of_the_wrong_type() -> None:
             "VLLM_PORT=eight: vllm 0.33.0 reads it as an integer (int(...) fails on this value)",
         )
     ]
+
+
+@pytest.mark.parametrize(
+    ("command", "severity", "fix"),
+    [
+        # the nearest variable SGLang reads is SGLANG_JIT_LOG_LEVEL, another setting: the flag is meant
+        (
+            "SGLANG_LOG_LEVEL=debug python3 -m sglang.launch_server --model-path m",
+            "warning",
+            "remove SGLANG_LOG_LEVEL and pass --log-level debug",
+        ),
+        (
+            "VLLM_MAX_MODEL_LEN=4096 vllm serve m",
+            "info",
+            "remove VLLM_MAX_MODEL_LEN and pass --max-model-len 4096",
+        ),
+        # the launch already passes the flag
+        (
+            "VLLM_MAX_MODEL_LEN=4096 vllm serve m --max-model-len 8192",
+            "info",
+            "remove VLLM_MAX_MODEL_LEN: the launch already passes --max-model-len",
+        ),
+    ],
+)
+def test_a_variable_named_as_a_flag_points_at_the_flag(command: str, severity: str, fix: str) -> None:
+    from tests.conftest import run_cli
+
+    result = run_cli(["check", "--no-cache", "--format", "json", "--no-resolve", "-c", command])
+    (pr001,) = [f for f in result.json["findings"] if f["code"] == "PR001"]
+    assert (pr001["severity"], pr001["fix"]) == (severity, fix)
+    assert "takes the setting as the flag of the same name" in pr001["message"]

@@ -292,6 +292,18 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                     )
                     fix = f"use {other} on a release that reads it, or remove {name}"
             severity = "warning" if misspelt and not inherited else "info"
+            # SGLANG_LOG_LEVEL beside SGLang's --log-level: the flag of the same name is what the launch asks
+            # for, not the nearest variable (SGLANG_JIT_LOG_LEVEL is another setting); the severity stays
+            moved = (
+                None
+                if name in server.script_reads
+                else _moved_to_flag(name, value.value or "", server, schema)
+            )
+            if moved is not None:
+                said, fix = moved
+                msg = (
+                    f"{name} looks like a {schema.framework} variable but {schema.label} never reads it{said}"
+                )
             if not misspelt:
                 if name in server.script_reads and not inherited:
                     msg = (
