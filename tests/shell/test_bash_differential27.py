@@ -68,6 +68,11 @@ CASES = {
         "mapfile -t L <<'EOF'\none\ntwo\nEOF\n" + SERVER + ' --a "${{L[1]}}" --n "${{#L[@]}}"',
         set(),
     ),
+    "non_ascii_text_read_from_here_strings_and_documents": (
+        "read -r A <<< 'Qwen-é'\nread -r B <<'EOF'\nmodèle\nEOF\nwhile read -r c; do C=$c; done <<< 'ü'\n"
+        "mapfile -t D <<'EOF'\nß\nEOF\n" + SERVER + ' --a "$A" --b "$B" --c "$C" --d "${{D[0]}}"',
+        set(),
+    ),
     "read_in_a_loop_over_a_here_document": (
         "while IFS='=' read -r k v; do\n  case $k in port) PORT=$v;; tp) TP=$v;; esac\ndone <<'X'\ntp=2\n"
         "port=5555\nX\n" + SERVER + ' --port "$PORT" --tp "$TP"',

@@ -385,13 +385,10 @@ class Control(Expander):
         if not stdin or stdin[-1].op not in ("<<", "<<-", "<<<"):
             return None
         last = stdin[-1]
-        if last.op == "<<<":
-            word = self.expand_single(last.target) if last.target is not None else None
-            text = None if word is None else to_str(word) + "\n"
-        else:
-            from argtrace.layers.shell.stdin_text import heredoc_text
+        word = self.expand_single(last.target) if last.op == "<<<" and last.target is not None else None
+        from argtrace.layers.shell.stdin_text import here_text
 
-            text = heredoc_text(self, last)
+        text = here_text(self, last.op, word, last)
         return StdinStream(text, len(self.spec))
 
     def stdin_taken(self, name: str | None, redirs: list[Any], at: str) -> None:

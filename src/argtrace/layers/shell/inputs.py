@@ -19,21 +19,7 @@ from argtrace.layers.shell.core import ExpWord, to_str
 from argtrace.layers.shell.getopts import getopts_step, restart_index
 from argtrace.layers.shell.outputs import _read_split
 from argtrace.layers.shell.state import Var
-
-
-def _own_stdin(evaluator: Any, redir: Any) -> str | None:
-    """The text of a command's one stdin redirection when it is a here-string or a here-document (a file
-    or a pipe: None, not read here)."""
-    fd, op, target, _at, tok = redir
-    if fd not in (None, "0"):
-        return None
-    if op == "<<<":
-        return None if target is None else to_str(target) + "\n"
-    if op in ("<<", "<<-"):
-        from argtrace.layers.shell.stdin_text import heredoc_text
-
-        return heredoc_text(evaluator, tok)
-    return None
+from argtrace.layers.shell.stdin_text import here_text
 
 
 class Inputs(Commands):
@@ -93,7 +79,10 @@ class Inputs(Commands):
         # `read ... <<< "$known"`, `read ... <<'EOF'`: the first line is known, so are the variables
         line: str | None = None
         at_end = False
-        text = None if unsupported or not redirs or len(redirs) != 1 else _own_stdin(self, redirs[0])
+        text = None
+        if not unsupported and len(own) == 1 and len(redirs) == 1:
+            _fd, op, target, _rat, tok = own[0]
+            text = here_text(self, op, target, tok)
         reason = f"`{cmd}` at {at} reads it at run time"
         if text is not None:
             at_end = text == ""
@@ -210,17 +199,12 @@ class Inputs(Commands):
         for fd, op, tgt, _rat, r in redirs:
             if fd not in (None, "0"):
                 continue
-            if op == "<<<":
-                text, why = (
-                    (None, "reads a here-string not known statically") if tgt is None else (tgt + "\n", None)
-                )
+            if op in ("<<<", "<<", "<<-"):
+                text = here_text(self, op, tgt, r)
+                shown = "here-string" if op == "<<<" else "here-document"
+                why = None if text is not None else f"reads a {shown} not known statically"
             elif op == "<":
                 text, why = self._file_text(tgt)
-            elif op in ("<<", "<<-"):
-                from argtrace.layers.shell.stdin_text import heredoc_text
-
-                text = heredoc_text(self, r)
-                why = None if text is not None else "reads a here-document not known statically"
             elif op in ("<&", "<>"):
                 text, why = None, f"reads `{op}` input, which is not followed"
         return text, why

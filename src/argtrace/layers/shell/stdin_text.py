@@ -36,6 +36,18 @@ def heredoc_text(evaluator: Any, redir: L.RedirTok) -> str | None:
     return None if value is None else to_str(value)
 
 
+def here_text(evaluator: Any, op: str, target: str | None, redir: L.RedirTok) -> str | None:
+    """What a here-string (``<<<``, ``target`` its expanded word) or a here-document gives on stdin, as the
+    shell's own (latin-1) text that ``read``/``mapfile`` assign; None when it is not known statically or
+    ``op`` is another redirection."""
+    if op == "<<<":
+        return None if target is None else target + "\n"
+    if op in ("<<", "<<-"):
+        text = heredoc_text(evaluator, redir)
+        return None if text is None else from_str(text)
+    return None
+
+
 # `$NAME` / `${NAME}`: the references GNU envsubst replaces (gettext manual, "envsubst Invocation")
 _ENVSUBST_REF = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
