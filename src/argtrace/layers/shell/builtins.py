@@ -590,14 +590,13 @@ class Builtins(Inputs):
     def _written_by_script(self, fname: str) -> tuple[str | None] | None:
         """(text,) of ``fname`` when the script wrote it from a here-document before this point (text None
         when its expansion is not known statically); None when the script did not write it."""
-        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
-        self.heredoc_scanned = len(self.commands)
-        if not self.heredoc_commands:
+        written = self.written_files()
+        if not written:
             return None
-        from argtrace.layers.shell.written import heredoc_files, written_key
+        from argtrace.layers.shell.written import written_key
 
         key = written_key(fname, self.cwd)
-        for path, text in heredoc_files(self.heredoc_commands):
+        for path, text in written:
             if path == key:
                 return (text,)
         return None

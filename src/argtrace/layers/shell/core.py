@@ -450,9 +450,10 @@ class Core:
         self.servers: list[FoundServer] = []
         self.commands: list[PredictedCommand] = []
         # the commands with a here-document on stdin, and how many of self.commands were looked at for them
-        # (a server start's script_files: layers/shell/written.py; each command is looked at once)
+        # (written_files: what a server start and a `source` read; each command is looked at once)
         self.heredoc_commands: list[PredictedCommand] = []
         self.heredoc_scanned = 0
+        self._written: tuple[int, tuple[tuple[str, str | None], ...]] = (0, ())
         self.steps = 0
         self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
         self.expanded_bytes = 0
@@ -557,6 +558,20 @@ class Core:
             cached = [e for e in self.events if e.kind == "brace"]
             self._brace_events = cached
         return cached
+
+    def written_files(self) -> tuple[tuple[str, str | None], ...]:
+        """(path, text) of each file the script wrote from a here-document so far (layers/shell/written.py):
+        what a server start's ``--config`` and a ``source`` of such a file read. Each predicted command is
+        looked at once, and the files are worked out again only after a new here-document command."""
+        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
+        self.heredoc_scanned = len(self.commands)
+        if not self.heredoc_commands:
+            return ()
+        if self._written[0] != len(self.heredoc_commands):
+            from argtrace.layers.shell.written import heredoc_files  # only a script that writes one
+
+            self._written = (len(self.heredoc_commands), heredoc_files(self.heredoc_commands))
+        return self._written[1]
 
     def emit(self, kind: str, at: str | None, **data: Any) -> None:
         key = (kind, at, repr(sorted((k, str(v)) for k, v in data.items())))
