@@ -341,8 +341,10 @@ def _compose(
         assumed = None
         if command:
             assumed = _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
-            if _seq(_get(svc, "command")) is not None:
-                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
+            # a string is split into words by compose itself (compose-go's shellwords): no shell runs it
+            # either, so what survived interpolation (`$${PORT}` -> `${PORT}`, `&&`) reaches the program as is
+            form = "list" if _seq(_get(svc, "command")) is not None else "string"
+            _exec_form_findings(at, command, result, how=f"service {name}'s `command:` {form}", final=final)
         before = len(result.servers)
         _container_servers(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result, lost
