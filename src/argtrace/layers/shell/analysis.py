@@ -294,6 +294,7 @@ def analyze(
         command_background=columns[4],
         command_io=columns[5],
         command_env=columns[6],
+        command_holed={number: c.holed for number, c in enumerate(ev.commands) if c.holed},
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,

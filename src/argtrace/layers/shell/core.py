@@ -196,6 +196,13 @@ class ExpWord:
     split_from: str | None = None  # set when an unquoted expansion split into several fields
     offset: int = 0
     unglobbed: str | None = None  # unknown only through pathname expansion: the text before it (latin-1)
+    # unknown only through quoted expansions not known statically ("cmd --addr $ip:5000"): the text with a
+    # HOLE in place of each, and why each is not known (a `bash -c` string still has its other words)
+    holed: str | None = None
+    holes: tuple[tuple[str | None, str], ...] = ()  # (the expansion as written, why it is not known)
+
+
+HOLE = "\x00"  # never in a script's text: analysis.py removes NUL bytes before anything reads it
 
 
 @dataclass
@@ -329,6 +336,8 @@ class PredictedCommand:
     # the environment a `docker compose` command gets (None: another command): compose fills its file's
     # ${NAME} from it (layers/transport/handoff.py); a value None is set but not known statically
     env: dict[str, str | None] | None = None
+    # its words known but for some quoted expansions: (index, the text with a HOLE for each, the holes)
+    holed: tuple[tuple[int, str, tuple[tuple[str | None, str], ...]], ...] = ()
 
     @_ReadOnce
     def texts(self) -> list[str | None]:
@@ -379,6 +388,7 @@ class _Chunk:
     quoted: bool
     split: bool  # an unquoted expansion result: subject to IFS splitting and globbing
     reason: str | None = None
+    source: str | None = None  # unknown: the expansion as written (`$head_ip`), for a hole (ExpWord.holed)
 
 
 _BREAK = _Chunk("", True, False, "BREAK")

@@ -20,6 +20,7 @@ from argtrace.layers.shell.core import (
     _BREAK,
     _PLAIN,
     _PLAIN_BRACKETS,
+    HOLE,
     MAX_DEPTH,
     MAX_WORD_BYTES,
     ExpWord,
@@ -102,9 +103,16 @@ class Expander(Params):
             elif isinstance(p, W.DQEnd):
                 out.append(_Chunk("", True, False, "DQEND"))
             elif isinstance(p, W.Param):
-                out.extend(self.expand_param(p, at, assignment))
+                got = self.expand_param(p, at, assignment)
+                for c in got:
+                    if c.text is None and c.source is None:
+                        c.source = p.raw
+                out.extend(got)
             elif isinstance(p, W.CmdSub):
-                out.append(self.command_substitution(p, at))
+                sub = self.command_substitution(p, at)
+                if sub.text is None and sub.source is None:
+                    sub.source = p.raw
+                out.append(sub)
             elif isinstance(p, W.Arith):
                 self.cur_at = at
                 expanded = self.expand_arith_text(p.expr)
@@ -775,6 +783,10 @@ class Expander(Params):
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
                 if c.split:
                     cur["reason_split"] = True
+                else:  # one piece of this field whatever its value: a hole in a known text
+                    cur["pieces"].append(HOLE)
+                    source = to_str(c.source) if c.source is not None else None
+                    cur.setdefault("holes", []).append((source, c.reason or "not known statically"))
                 continue
             if not c.split:
                 if cur is None:
@@ -789,6 +801,7 @@ class Expander(Params):
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or "IFS is not known statically"
+                cur["no_holes"] = True  # where this field ends is not known
                 continue
             text = c.text
             if ifs == "":
@@ -861,6 +874,13 @@ class Expander(Params):
             ftext: str | None = "".join(f["pieces"])
             reason = f["reason"]
             unglobbed = None
+            holed = None
+            if (
+                reason is not None
+                and "holes" in f
+                and not (f.get("reason_split") or f.get("no_holes") or f["glob"])
+            ):
+                holed = ftext
             if reason is None and f["glob"] and "noglob" not in self.options:
                 reason = (
                     f"pathname expansion of `{to_str(ftext or '')}` depends on the files present when the "
@@ -882,6 +902,8 @@ class Expander(Params):
                     to_str(raw) if split_happened and len(fields) > 1 else None,
                     offset,
                     unglobbed,
+                    holed,
+                    tuple(f["holes"]) if holed is not None else (),
                 )
             )
         return result

@@ -238,6 +238,8 @@ def _follow(
                 located.expanded = (io.stdin,)
             if located is not None and io is not None and io.piped_from is not None:
                 located.piped_from, located.piped = io.piped_from, io.stdin
+            if located is not None and number in shell.command_holed:
+                located.holed = {i: (text, holes) for i, text, holes in shell.command_holed[number]}
         before = len(result.servers)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
