@@ -143,3 +143,30 @@ def test_ssh_reads_the_server_of_a_string_with_a_locally_computed_address(tmp_pa
         "the node"
     )
     assert [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")] == []
+
+
+# a command kept in a variable first: the variable holds the text with its holes
+VARIABLE_CASES = {
+    "bash -c of a quoted variable": f'ip=$(hostip)\nCMD="{SERVER} --host $ip --port 1"\nbash -c "$CMD"',
+    "eval of a quoted variable": f'ip=$(hostip)\nCMD="{SERVER} --host $ip --port 1"\neval "$CMD"',
+    "eval of an unquoted variable": f'ip=$(hostip)\nCMD="{SERVER} --host $ip --port 1"\neval $CMD',
+    "an unquoted variable run": f'ip=$(hostip)\nCMD="{SERVER} --dist-init-addr $ip:5000 --port 1"\n$CMD',
+    "appended to": f'ip=$(hostip)\nCMD="{SERVER} --host $ip"\nCMD="$CMD --port 1"\nbash -c "$CMD"',
+    "split in a server's words": f'ip=$(hostip)\nX="a $ip"\n{SERVER} --served-model-name $X --port 1',
+}
+
+
+@pytest.mark.parametrize("name", sorted(VARIABLE_CASES))
+def test_a_variable_keeps_the_holes_of_its_text(name: str, tmp_path: Path) -> None:
+    script = VARIABLE_CASES[name]
+    (server,) = analyzed(script, tmp_path).servers
+    ours = [w.text for w in server.argv[1:]]
+    theirs = bash_argv(script, tmp_path)
+    assert len(ours) == len(theirs)
+    for mine, real in zip(ours, theirs, strict=True):
+        assert mine is None if VALUE in real else mine == real
+
+
+def test_a_variable_assigned_again_forgets_the_old_holes(tmp_path: Path) -> None:
+    script = f'ip=$(hostip)\nCMD="{SERVER} --host $ip --port 1"\nCMD=$(hostip)\nbash -c "$CMD"'
+    assert analyzed(script, tmp_path).servers == []

@@ -21,6 +21,7 @@ from argtrace.layers.shell.core import (
     _NO_SIDE_EFFECTS,
     _QUIET_BUILTINS,
     _SUCCESS_COMMANDS,
+    HOLE,
     MAX_DEPTH,
     ExpWord,
     PredictedCommand,
@@ -291,7 +292,9 @@ class Commands(FastPaths):
             del v
             return
         vt = L.WordTok(value_raw, a.start + value_start)
+        self.last_holed = None
         value, reason = self.expand_value(vt)
+        holed = self.last_holed if value is None and index is None and not append else None
         if index is not None:
             idx_raw = index[1:-1]
             v = self.lookup(name)
@@ -316,6 +319,10 @@ class Commands(FastPaths):
         self.set_var(
             name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local, **attrs
         )
+        if holed is not None and holed[0] != HOLE:  # a value wholly unknown keeps its own reason
+            var = self.lookup(name)
+            if var is not None and not var.known:
+                self.holed_values[id(var)] = (var, holed[0], holed[1])
 
     def array_literal(
         self, inner: str, offset: int, assoc: bool = False

@@ -389,6 +389,9 @@ class _Chunk:
     split: bool  # an unquoted expansion result: subject to IFS splitting and globbing
     reason: str | None = None
     source: str | None = None  # unknown: the expansion as written (`$head_ip`), for a hole (ExpWord.holed)
+    # unknown: a variable's value known but for holes of its own (`CMD="... $ip"`, then "$CMD"): that text
+    holed: str | None = None
+    holes: tuple[tuple[str | None, str], ...] = ()
 
 
 _BREAK = _Chunk("", True, False, "BREAK")
@@ -463,6 +466,11 @@ class Core:
         # (written_files: what a server start and a `source` read; each command is looked at once)
         self.heredoc_commands: list[PredictedCommand] = []
         self.heredoc_scanned = 0
+        # a variable assigned a text known but for some expansions (`CMD="python3 ... --host $ip"`): id of
+        # its Var -> (that Var, the text with a HOLE for each, the holes). Valid while the name holds that
+        # very Var: every change of a variable makes a new one
+        self.holed_values: dict[int, tuple[Any, str, tuple[tuple[str | None, str], ...]]] = {}
+        self.last_holed: tuple[str, tuple[tuple[str | None, str], ...]] | None = None  # expand_value's
         self._written: tuple[int, tuple[tuple[str, str | None], ...]] = (0, ())
         self.steps = 0
         self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES

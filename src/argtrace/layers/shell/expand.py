@@ -431,7 +431,13 @@ class Expander(Params):
         if st == "unknown":
             if p.op in (":-", "-", ":=", "=", ":+", "+") and p.arg is not None:
                 reason = reason or "not known statically"
-            return [_Chunk(None, q, not q, reason or f"`{raw}` is not known statically")]
+            chunk = _Chunk(None, q, not q, reason or f"`{raw}` is not known statically")
+            if p.op is None and p.index is None and self.holed_values:
+                var = self.lookup(name)
+                kept = self.holed_values.get(id(var))
+                if kept is not None and kept[0] is var:
+                    chunk.holed, chunk.holes = kept[1], kept[2]
+            return [chunk]
         if p.length:
             if st == "unset":
                 self._nounset(name, raw, at)
@@ -657,6 +663,7 @@ class Expander(Params):
         chunks = self.expand_parts(parts, at, assignment=True)
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
         if bad is not None:
+            self.last_holed = _holed_text(chunks)
             return None, bad.reason
         if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
             return "".join(c.text or "" for c in chunks), None
@@ -777,18 +784,21 @@ class Expander(Params):
                 continue
             if c.quoted and c.text is not None:
                 pending_dq = False
-            if c.text is None:
+            if c.text is None and not (c.split and c.holed is not None and ifs):
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
                 if c.split:
                     cur["reason_split"] = True
+                elif c.holed is not None:  # a variable's text known but for its own holes
+                    cur["pieces"].append(c.holed)
+                    cur.setdefault("holes", []).extend(c.holes)
                 else:  # one piece of this field whatever its value: a hole in a known text
                     cur["pieces"].append(HOLE)
                     source = to_str(c.source) if c.source is not None else None
                     cur.setdefault("holes", []).append((source, c.reason or "not known statically"))
                 continue
-            if not c.split:
+            if not c.split and c.text is not None:  # (an unknown chunk here is split: handled below)
                 if cur is None:
                     cur = new_field()
                 cur["pieces"].append(c.text)
@@ -803,7 +813,11 @@ class Expander(Params):
                 cur["reason"] = cur["reason"] or "IFS is not known statically"
                 cur["no_holes"] = True  # where this field ends is not known
                 continue
-            text = c.text
+            queue: list[tuple[str | None, str]] | None = None
+            if c.text is None:  # an unquoted variable known but for its holes (`$CMD`): its text is split
+                text, queue = c.holed or "", list(c.holes)
+            else:
+                text = c.text or ""
             if ifs == "":
                 if text:
                     if cur is None:
@@ -823,6 +837,8 @@ class Expander(Params):
                         if cur is None:
                             cur = new_field()
                         cur["pieces"].append("".join(buf))
+                        if queue is not None:
+                            _take_holes(cur, cur["pieces"][-1], queue)
                         buf = []
                     if ch in ws:
                         if cur is not None:
@@ -853,6 +869,8 @@ class Expander(Params):
                     cur = new_field()
                 piece = "".join(buf)
                 cur["pieces"].append(piece)
+                if queue is not None:
+                    _take_holes(cur, piece, queue)
                 if _has_glob(piece):
                     cur["glob"] = True
         if cur is not None:
@@ -889,7 +907,7 @@ class Expander(Params):
                 self.emit("glob", at, word=to_str(ftext or ""), raw=to_str(raw))
                 ftext, unglobbed = None, ftext
             elif reason is not None:
-                if f.get("reason_split"):
+                if f.get("reason_split") or f.get("hole_split"):
                     reason += " (unquoted: it may also split into several words)"
                 ftext = None
             result.append(
@@ -954,6 +972,39 @@ class Expander(Params):
                 ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
             )
         return "unset", None, None
+
+
+def _take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, str]]) -> None:
+    """The holes of ``piece`` (split from an unquoted variable's holed text) become ``field``'s, in order:
+    the field is unknown for the first one's reason, and may split further where the value has blanks."""
+    count = piece.count(HOLE)
+    if count:
+        taken = queue[:count]
+        del queue[:count]
+        field.setdefault("holes", []).extend(taken)
+        field["reason"] = field["reason"] or (taken[0][1] if taken else "not known statically")
+        field["hole_split"] = True
+
+
+def _holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str], ...]] | None:
+    """An assigned value's text with a HOLE for each expansion not known statically, and the holes; None
+    when a word break (`$@`) or an empty list is among the chunks."""
+    pieces: list[str] = []
+    holes: list[tuple[str | None, str]] = []
+    for c in chunks:
+        if c is _BREAK or c.reason == "EMPTY_AT":
+            return None
+        if c.text is not None:
+            pieces.append(c.text)
+        elif c.holed is not None:
+            pieces.append(c.holed)
+            holes.extend(c.holes)
+        else:
+            pieces.append(HOLE)
+            holes.append(
+                (to_str(c.source) if c.source is not None else None, c.reason or "not known statically")
+            )
+    return "".join(pieces), tuple(holes)
 
 
 def _one_field(chunks: list[_Chunk]) -> str | None:
