@@ -54,9 +54,9 @@ OOM_FIX = (
 )
 ILLEGAL_ACCESS_FIX = (
     "Relaunch with CUDA_LAUNCH_BLOCKING=1 (slow: for finding it only) so the traceback names the kernel that "
-    "faulted; then run without that kernel (another attention backend or quantization kernel; --enforce-eager, "
-    "SGLang --disable-cuda-graph, when it happens only under CUDA graphs; --disable-custom-all-reduce) and report "
-    "it with that traceback to the server's project"
+    "faulted; then run without that kernel (another attention backend or quantization kernel; "
+    "--enforce-eager, SGLang --disable-cuda-graph, when it happens only under CUDA graphs; "
+    "--disable-custom-all-reduce) and report it with that traceback to the server's project"
 )
 STOP_FIX = (
     "Wait and read again, check `dmesg` for the OOM killer, or keep the whole log (no `> log` truncation)."
