@@ -717,6 +717,10 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
 
     results.append(ngram_trie(report))
+    from argtrace.layers.rank_placement import rank_placement, router_replicas_over_nodes
+
+    results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts
+    results.append(router_replicas_over_nodes(report, options.server))  # RS067: one node's DP replicas
     return results
 
 
