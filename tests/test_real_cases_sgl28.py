@@ -158,6 +158,15 @@ def test_sglang_without_serve_names_the_parser_error_and_inserts_serve() -> None
     assert "SH019" not in [f["code"] for f in check("vllmstudiopr331_sglang_without_serve.cmd")["findings"]]
 
 
+def test_the_text_says_it_once() -> None:
+    """TP104 says no server starts: the text leaves out check's note that none was found (JSON keeps it)."""
+    result = run_cli(["check", "--no-resolve", "-c", "sglang --model-path Qwen/Qwen3-8B --port 30000"])
+    assert "ERROR TP104" in result.stdout
+    assert "no SGLang or vLLM server start was found" not in result.stdout
+    report = run_cli(["check", "--format", "json", "--no-resolve", "-c", "sglang --model-path M"]).json
+    assert any(n.startswith("no SGLang or vLLM server start was found in ") for n in report["notes"])
+
+
 def _codes(command: str, *options: str) -> list[tuple[str, str, str]]:
     report = run_cli(["check", "--format", "json", "--no-resolve", *options, "-c", command]).json
     return [(f["code"], f["severity"], f["message"]) for f in report["findings"] if f["severity"] != "info"]
