@@ -196,6 +196,22 @@ def test_console_scripts_without_a_subcommand() -> None:
         assert [c for c, _, _ in _codes(command)] == [], command
 
 
+def test_a_container_that_runs_the_tool_without_serve() -> None:
+    """The image's entrypoint runs its arguments (lmsysorg/sglang): the container's `sglang --model-path M`
+    is TP104, in place of SH019, with no edit (the image's name may be the same word); an image whose
+    entrypoint is not known (TP040) may take those words as its own arguments, so nothing is said."""
+    command = "docker run --gpus all lmsysorg/sglang:v0.5.10.post1 sglang --model-path Qwen/Qwen3-8B"
+    report = run_cli(["check", "--format", "json", "--no-resolve", "-c", command]).json
+    ((tp104,),) = [[f for f in report["findings"] if f["code"] == "TP104"]]
+    assert (tp104["severity"], tp104["fix_edits"], tp104["evidence"][0]["layer"]) == (
+        "error",
+        [],
+        "transport",
+    )
+    assert "SH019" not in [f["code"] for f in report["findings"]]
+    assert _codes("docker run --gpus all vllm vllm --model Qwen/Qwen3-8B") == []
+
+
 def test_ranks_per_node_follow_sglang_placement() -> None:
     """``place_ranks`` against SGLang's _calculate_rank_ranges on sizes that divide and that do not."""
     assert place_ranks(2, 16, 1).missing == ()

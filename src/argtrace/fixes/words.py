@@ -211,7 +211,10 @@ _CONSOLE_WORD = re.compile(r"(?<![\w./=-])(?:[\w./-]*/)?(?:sglang|vllm)(?=[ \t])
 
 
 def insert_serve(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
-    """TP104: ``serve`` written after the ``sglang``/``vllm`` word of the command at the position."""
+    """TP104: ``serve`` written after the ``sglang``/``vllm`` word of the command at the position. Not in
+    a container's argv (evidence of the transport layer): the image's name may be the same word."""
+    if any(e.layer == "transport" for e in finding.evidence):
+        return None
     found = _at(finding, source)
     if found is None:
         return None

@@ -87,5 +87,7 @@ TP104 = Rule(
     ),
     exceptions="Only when the first word after the tool is a `--` option or a model-like word with a `/` "
     "(no subcommand has one): `vllm chat`, `vllm bench serve` and `sglang version` are commands of their "
-    "own, and `--help`, `--version` and vLLM's `--omni` (handed to vllm-omni's CLI) are left alone.",
+    "own, and `--help`, `--version` and vLLM's `--omni` (handed to vllm-omni's CLI) are left alone. In a "
+    "container's command only when the image's entrypoint is known (an image whose entrypoint is not known "
+    "may take the words as its own arguments), and with no edit there.",
 )

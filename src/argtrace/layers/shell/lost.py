@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from argtrace.layers.shell import evaluate as E
-from argtrace.model import Evidence, Finding
+from argtrace.model import Evidence, Finding, Layer
 
 
 def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:
@@ -165,45 +165,45 @@ _CONSOLE_PARSERS = {
 
 
 def subcommand_findings(ev: E.ShellEvaluator) -> list[Finding]:
-    """TP104: ``sglang --model-path M`` or ``vllm MODEL``: the console script's parser takes the first word
-    that is not an option as its subcommand, refuses it (or finds none) and exits with status 2 before
-    any server starts."""
-    from argtrace.frameworks.detect import console_without_subcommand
-
+    """TP104 for each command of the script that runs ``sglang --model-path M`` or ``vllm MODEL``."""
     out: list[Finding] = []
     for c in ev.commands:
         if not c.texts or not any(w and ("sglang" in w or "vllm" in w) for w in c.texts):
             continue  # read before copying the words: most of a big script's commands (issue 18)
-        texts = [w if w is not None else "" for w in c.texts]
-        found = console_without_subcommand(texts)
-        if found is None:
-            continue
-        framework, index = found
-        name, source, dest, no_positional = _CONSOLE_PARSERS[framework]
-        console, rest = texts[index], texts[index + 1 :]
-        positional = next((w for w in rest if w and not w.startswith("-")), None)
-        if positional is not None:
-            error = f"argument {dest}: invalid choice: '{positional}'"
-        else:
-            error = no_positional.format(rest=" ".join(rest))
-        args = " ".join(rest)
-        launcher = (
-            f"`python -m sglang.launch_server {args}` (releases before 0.5.5 have no `sglang serve`)"
-            if framework == "sglang"
-            else f"`vllm serve {args}`"
-        )
-        from argtrace.rules.launchers import TP104  # here: most scripts have no such command
-
-        out.append(
-            TP104.finding(
-                f"`{console}` is {name}'s command-line tool, whose first word must be a subcommand (`serve` "
-                f'starts the server; {source}): given `{rest[0]}` there, its parser stops with "{error}" '
-                "(exit status 2) and no server starts",
-                at=c.at,
-                evidence=[Evidence(layer="shell", at=c.at, text=" ".join(texts))],
-                fix=f"Insert `serve` after `{console}`: `{console} serve {args}`"
-                + (f", or start it with {launcher}" if framework == "sglang" else "")
-                + ".",
-            )
-        )
+        found = subcommand_finding([w if w is not None else "" for w in c.texts], c.at, "shell")
+        if found is not None:
+            out.append(found)
     return out
+
+
+def subcommand_finding(texts: list[str], at: str, layer: Layer) -> Finding | None:
+    """TP104: the console script's parser takes the first word that is not an option as its subcommand,
+    refuses it (or finds none) and exits with status 2 before any server starts. ``layer`` says where the
+    words were read (a script's command, or a container's argv: layers/transport/containers.py)."""
+    from argtrace.frameworks.detect import console_without_subcommand
+
+    found = console_without_subcommand(texts)
+    if found is None:
+        return None
+    framework, index = found
+    name, source, dest, no_positional = _CONSOLE_PARSERS[framework]
+    console, rest = texts[index], texts[index + 1 :]
+    positional = next((w for w in rest if w and not w.startswith("-")), None)
+    if positional is not None:
+        error = f"argument {dest}: invalid choice: '{positional}'"
+    else:
+        error = no_positional.format(rest=" ".join(rest))
+    args = " ".join(rest)
+    launcher = f"`python -m sglang.launch_server {args}` (releases before 0.5.5 have no `sglang serve`)"
+    from argtrace.rules.launchers import TP104  # here: most scripts have no such command
+
+    return TP104.finding(
+        f"`{console}` is {name}'s command-line tool, whose first word must be a subcommand (`serve` "
+        f'starts the server; {source}): given `{rest[0]}` there, its parser stops with "{error}" '
+        "(exit status 2) and no server starts",
+        at=at,
+        evidence=[Evidence(layer=layer, at=at, text=" ".join(texts))],
+        fix=f"Insert `serve` after `{console}`: `{console} serve {args}`"
+        + (f", or start it with {launcher}" if framework == "sglang" else "")
+        + ".",
+    )
