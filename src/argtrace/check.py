@@ -274,8 +274,10 @@ def run_check(options: CheckOptions) -> Report:
     # SH011 (a background start whose PID is not kept) is the shell's: Popen returns the process to Python
     # SH018 (a word not known statically) is said in Python's terms by TP094, with the same reason
     dropped = {"SH011", "SH018"} if python is not None else set()
+    # a container's `sglang --model-path M` (TP104) says what started instead of a server, as SH019 would
+    no_server = bool(transport.servers) or any(f.code == "TP104" for f in transport.findings)
     report.findings.extend(
-        f for f in shell.findings if not (f.code == "SH019" and transport.servers) and f.code not in dropped
+        f for f in shell.findings if not (f.code == "SH019" and no_server) and f.code not in dropped
     )
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
@@ -717,6 +719,10 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
 
     results.append(ngram_trie(report))
+    from argtrace.layers.rank_placement import rank_placement, router_replicas_over_nodes
+
+    results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts
+    results.append(router_replicas_over_nodes(report, options.server))  # RS067: one node's DP replicas
     return results
 
 

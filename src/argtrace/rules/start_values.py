@@ -497,3 +497,64 @@ RS066 = Rule(
     exceptions="Only with --speculative-algorithm NGRAM and a release that registers both flags "
     "(0.5.10.post1 on); a warning when nothing names the release.",
 )
+
+RS071 = Rule(
+    code="RS071",
+    layer="resolution",
+    severity="error",
+    title="Tensor- and pipeline-parallel sizes that do not divide over --nnodes",
+    basis="framework-code",
+    rationale=(
+        "Each node of a multi-node SGLang launch starts its own share of the ranks, computed by integer "
+        "division: max(pp_size // nnodes, 1) pipeline stages and tp_size // max(nnodes // pp_size, 1) "
+        "tensor-parallel ranks, at offsets given by --node-rank (_calculate_rank_ranges in "
+        "srt/entrypoints/engine.py: 0.5.10.post1:1225-1257, 0.5.23:2045-2077; 0.4.2.post4, before pipeline "
+        "parallelism, tp_size // nnodes ranks per node at engine.py:367-370). When the sizes do not divide "
+        "over the nodes, some ranks of the tp_size x pp_size group are started on no node: --tp 14 over "
+        "--nnodes 4 starts 3 ranks on each node, 0-11, and ranks 12-13 never start (sglang#2591's 14 H100s "
+        "on 4 nodes). The ranks that start wait for the missing ones in torch.distributed's rendezvous "
+        "until its timeout; the server never comes up."
+    ),
+    fix="make --tp-size (times --pp-size) divide over the nodes: a multiple of the nodes each pipeline stage "
+    "spans, with tp-size / nnodes GPUs on each node",
+    example=_static(
+        "python3 -m sglang.launch_server --model-path m --tp-size 14 --nnodes 4 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python3 -m sglang.launch_server --model-path m --tp-size 16 --nnodes 4 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    exceptions="Only with one data parallel replica (--dp-size 1): the data parallel controller places its "
+    "ranks its own way. A warning when nothing names the release.",
+)
+
+RS067 = Rule(
+    code="RS067",
+    layer="resolution",
+    severity="error",
+    title="The router's launcher started with several DP replicas over several nodes",
+    basis="framework-code",
+    rationale=(
+        "`python -m sglang_router.launch_server` runs the --dp-size replicas itself, all on the node it runs "
+        "on: each is a copy of the server arguments with base_gpu_id = replica x tp-size and dp_size 1 "
+        "(sglang-router 0.1.4 sglang_router/launch_server.py:84-85, 0.3.2 :92-93), then the router in front "
+        "of them. Multi-node flags are copied too: with --nnodes 2 every replica of a node is the same node "
+        "rank of one rendezvous at one --dist-init-addr, so the replicas cannot form separate servers, and "
+        "dp-size x tp-size GPUs are asked of one node (sglang#6370: --tp 8 --dp 2 over two nodes; the "
+        'maintainers: "sglang_router.launch_server with dp is only restricted to a single node").'
+    ),
+    fix="start each replica with `python -m sglang.launch_server` (multi-node flags per replica) and "
+    "`python -m sglang_router.launch_router --worker-urls ...` in front; or one node with dp-size x tp-size "
+    "GPUs and no --nnodes",
+    example=_static(
+        "python -m sglang_router.launch_server --model-path m --tp 8 --dp 2 --nnodes 2 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    correct=_static("python -m sglang_router.launch_server --model-path m --tp 4 --dp 2", "0.5.23"),
+    exceptions="Only for the router's launcher (`sglang_router.launch_server`) with --dp-size and --nnodes "
+    "above 1; a warning when nothing names the release.",
+)
