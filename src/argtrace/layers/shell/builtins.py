@@ -20,6 +20,7 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.commands import _BUILTIN_NAMES, detect_after_unknown
 from argtrace.layers.shell.conditions import TestSyntaxError
 from argtrace.layers.shell.core import (
+    HOLE,
     MAX_DEPTH,
     AliasDef,
     ExpWord,
@@ -460,7 +461,11 @@ class Builtins(Inputs):
         return None
 
     def b_eval(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        if any(w.text is None for w in args) and all(w.text is not None or w.holed is not None for w in args):
+        if (
+            any(w.text is None for w in args)
+            and all(w.text is not None or w.holed is not None for w in args)
+            and any(w.text or (w.holed or HOLE) != HOLE for w in args)  # something of the string is known
+        ):
             from argtrace.layers.shell.holes import run_holed_eval  # known but for some expansions
 
             return run_holed_eval(self, args, at)

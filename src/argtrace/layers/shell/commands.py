@@ -705,7 +705,13 @@ class Commands(FastPaths):
             return None
         holes: dict[str, str] = {}
         holes_written: dict[str, str] = {}
-        if not from_stdin and i < len(texts) and texts[i] is None and shell_c and argv[i].holed is not None:
+        if (
+            not from_stdin
+            and i < len(texts)
+            and texts[i] is None
+            and shell_c
+            and (argv[i].holed or HOLE) != HOLE
+        ):
             from argtrace.layers.shell.holes import fill_holes  # a string known but for some expansions
 
             texts[i], holes, holes_written = fill_holes(argv[i].holed or "", argv[i].holes)

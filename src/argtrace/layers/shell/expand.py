@@ -31,6 +31,7 @@ from argtrace.layers.shell.core import (
     from_str,
     to_str,
 )
+from argtrace.layers.shell.holes import holed_text, take_holes
 from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
@@ -663,7 +664,7 @@ class Expander(Params):
         chunks = self.expand_parts(parts, at, assignment=True)
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
         if bad is not None:
-            self.last_holed = _holed_text(chunks)
+            self.last_holed = holed_text(chunks)
             return None, bad.reason
         if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
             return "".join(c.text or "" for c in chunks), None
@@ -838,7 +839,7 @@ class Expander(Params):
                             cur = new_field()
                         cur["pieces"].append("".join(buf))
                         if queue is not None:
-                            _take_holes(cur, cur["pieces"][-1], queue)
+                            take_holes(cur, cur["pieces"][-1], queue)
                         buf = []
                     if ch in ws:
                         if cur is not None:
@@ -870,7 +871,7 @@ class Expander(Params):
                 piece = "".join(buf)
                 cur["pieces"].append(piece)
                 if queue is not None:
-                    _take_holes(cur, piece, queue)
+                    take_holes(cur, piece, queue)
                 if _has_glob(piece):
                     cur["glob"] = True
         if cur is not None:
@@ -972,39 +973,6 @@ class Expander(Params):
                 ("set", val, None) if val is not None else ("unknown", None, "element not known statically")
             )
         return "unset", None, None
-
-
-def _take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, str]]) -> None:
-    """The holes of ``piece`` (split from an unquoted variable's holed text) become ``field``'s, in order:
-    the field is unknown for the first one's reason, and may split further where the value has blanks."""
-    count = piece.count(HOLE)
-    if count:
-        taken = queue[:count]
-        del queue[:count]
-        field.setdefault("holes", []).extend(taken)
-        field["reason"] = field["reason"] or (taken[0][1] if taken else "not known statically")
-        field["hole_split"] = True
-
-
-def _holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str], ...]] | None:
-    """An assigned value's text with a HOLE for each expansion not known statically, and the holes; None
-    when a word break (`$@`) or an empty list is among the chunks."""
-    pieces: list[str] = []
-    holes: list[tuple[str | None, str]] = []
-    for c in chunks:
-        if c is _BREAK or c.reason == "EMPTY_AT":
-            return None
-        if c.text is not None:
-            pieces.append(c.text)
-        elif c.holed is not None:
-            pieces.append(c.holed)
-            holes.extend(c.holes)
-        else:
-            pieces.append(HOLE)
-            holes.append(
-                (to_str(c.source) if c.source is not None else None, c.reason or "not known statically")
-            )
-    return "".join(pieces), tuple(holes)
 
 
 def _one_field(chunks: list[_Chunk]) -> str | None:

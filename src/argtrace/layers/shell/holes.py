@@ -14,9 +14,42 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from argtrace.layers.shell.core import HOLE, Event, ExpWord, FoundServer
+from argtrace.layers.shell.core import _BREAK, HOLE, Event, ExpWord, FoundServer, _Chunk, to_str
 
 PREFIX = "__argtrace_hole_"
+
+
+def take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, str]]) -> None:
+    """The holes of ``piece`` (split from an unquoted variable's holed text) become ``field``'s, in order:
+    the field is unknown for the first one's reason, and may split further where the value has blanks."""
+    count = piece.count(HOLE)
+    if count:
+        taken = queue[:count]
+        del queue[:count]
+        field.setdefault("holes", []).extend(taken)
+        field["reason"] = field["reason"] or (taken[0][1] if taken else "not known statically")
+        field["hole_split"] = True
+
+
+def holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str], ...]] | None:
+    """An assigned value's text with a HOLE for each expansion not known statically, and the holes; None
+    when a word break (`$@`) or an empty list is among the chunks."""
+    pieces: list[str] = []
+    holes: list[tuple[str | None, str]] = []
+    for c in chunks:
+        if c is _BREAK or c.reason == "EMPTY_AT":
+            return None
+        if c.text is not None:
+            pieces.append(c.text)
+        elif c.holed is not None:
+            pieces.append(c.holed)
+            holes.extend(c.holes)
+        else:
+            pieces.append(HOLE)
+            holes.append(
+                (to_str(c.source) if c.source is not None else None, c.reason or "not known statically")
+            )
+    return "".join(pieces), tuple(holes)
 
 
 def _quote_states(holed: str) -> list[str]:

@@ -142,7 +142,7 @@ def _ssh(
         parts: list[str] = []
         for index, word in enumerate(call.remote):
             holed = located.holed.get(call.remote_start + index)
-            if word is None and holed is not None:
+            if word is None and holed is not None and holed[0] != HOLE:
                 # known but for some expansions (`"... --addr $head_ip:5000"`): the node still reads the rest
                 from argtrace.layers.shell.holes import fill_holes
 
