@@ -289,9 +289,15 @@ def run_check(options: CheckOptions) -> Report:
     if python is not None:
         report.findings.extend(python.findings)
         report.sections.update(python.section)
+    servers = [*shell.servers, *transport.servers]
+    if python is not None and python.image is not None:
+        from dataclasses import replace
+
+        # a Modal app's servers run in the image it is built from (`modal.Image.from_registry(REF)`)
+        servers = [s if s.image is not None else replace(s, image=python.image) for s in servers]
     return _check_servers(
         report,
-        [*shell.servers, *transport.servers],
+        servers,
         source.label,
         options,
         transport,

@@ -81,6 +81,9 @@ class PythonLaunch:
     findings: list[Finding] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     notebook: bool = False
+    # the one registry image a Modal app's image is built from (`modal.Image.from_registry(REF)`): the
+    # servers it starts run in it, so its tag is the release's evidence as a container's image is
+    image: str | None = None
 
     @property
     def section(self) -> dict[str, Any]:
@@ -123,6 +126,7 @@ class _Reader:
         self.calls: list[dict[str, Any]] = []
         self.nested: set[int] = set()  # ServerArgs(...) handed to Engine(server_args=...): read once
         self.said: set[tuple[str, int]] = set()  # the unknown values TP094 has named
+        self.images: set[str] = set()  # `modal.Image.from_registry(...)` references
 
     # -- the calls --------------------------------------------------------------------------------------
 
@@ -139,6 +143,11 @@ class _Reader:
                 continue
             if isinstance(call.func, ast.Attribute) and call.func.attr in _IMAGE_INSTALLS:
                 self._image_install(call)
+                continue
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "from_registry" and call.args:
+                ref = self.values.value(call.args[0], call.lineno)
+                if isinstance(ref, str):
+                    self.images.add(ref)
                 continue
             name = self._dotted(call.func)
             if name is None:
@@ -674,6 +683,7 @@ class _Reader:
             findings=self.findings,
             calls=self.calls,
             notebook=self.code.notebook,
+            image=next(iter(self.images)) if len(self.images) == 1 else None,
         )
 
 
