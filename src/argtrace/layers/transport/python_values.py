@@ -45,6 +45,8 @@ class Values:
         self._guard(tree, ())
         # the loop variables of a comprehension being evaluated, innermost last
         self._bound: list[dict[str, Any]] = []
+        # a function of the file by its name (None: the name is defined more than once)
+        self._functions: dict[str, ast.FunctionDef | None] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -66,6 +68,8 @@ class Values:
                     if isinstance(name, ast.Name):
                         self._write(name.id, getattr(node, "lineno", 0), "other", None)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if isinstance(node, ast.FunctionDef):
+                    self._functions[node.name] = None if node.name in self._functions else node
                 for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
                     self._write(arg.arg, 0, "other", None)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -306,6 +310,12 @@ class Values:
             if _plain(inner):
                 return json.dumps(inner)
             return self._unknown(node, at)
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords and depth < 8:
+            returned = self._returned(node.func.id)
+            if returned is not None:
+                # `cmd = _server_command()` of a function without parameters whose one `return` gives the
+                # list: that value, as the function's statements before the return make it
+                return self.value(returned.value, returned.lineno, depth + 1)
         if func == "dict" and not node.args:
             return {k.arg: self.value(k.value, at, depth) for k in node.keywords if k.arg is not None}
         if func in ("list", "tuple") and len(node.args) == 1:
@@ -375,6 +385,36 @@ class Values:
         if method is None and isinstance(value, (list, tuple)):
             return list(value)
         return None
+
+    def _returned(self, name: str) -> ast.Return | None:
+        """The one ``return VALUE`` of the file's function ``name`` that takes no parameters; None for
+        another function (parameters, several returns, a generator, defined twice)."""
+        fn = self._functions.get(name)
+        if fn is None:
+            return None
+        arguments = fn.args
+        if (
+            arguments.args
+            or arguments.posonlyargs
+            or arguments.kwonlyargs
+            or arguments.vararg
+            or arguments.kwarg
+        ):
+            return None
+        returns: list[ast.Return] = []
+        stack: list[ast.AST] = list(fn.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                return None
+            if isinstance(node, ast.Return):
+                returns.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+        if len(returns) != 1 or returns[0].value is None:
+            return None
+        return returns[0]
 
     def _fstring(self, node: ast.JoinedStr, at: int, depth: int) -> Any:
         parts: list[str] = []
