@@ -52,6 +52,8 @@ CLEAN: dict[str, int] = {
     "modal_very_large_models_glm47_config_yaml_string_env_word_shell_join.py": 1,  # was 0 (TP095)
     "modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py": 1,
     "pranav_runpod_generate_supervisor_heredoc_run_vllm_script.sh": 0,  # writes the files, starts nothing
+    "sglcookbook_kimi_linear_rocm_page_docker_shell_then_server_env.md": 2,
+    "sglcookbook_llada21_dllm_page_four_backtick_output_fences.md": 2,
     "uivenus_serve_vllm_api_required_model_array_passthrough.sh": 1,
     # without VLLM_MODEL the program exits 0 before the server, as supervisord's program does
     "vastai_base_image_vllm_supervisor_eval_args_conf_ray_wait.sh": 0,
