@@ -47,13 +47,16 @@ CLEAN: dict[str, int] = {
     "modal_deepseek_v4_flash_sglang_nightly_patched_command_function.py": 1,  # was 0: `cmd = f()`
     "modal_gpt_oss_vllm013_config_dict_merges_json_dumps_eagle3.py": 1,
     "modal_ministral3_vllm0112_mistral_formats_underscored_flags_joined.py": 1,
+    "modal_nemotron3_ultra_sglang0511_spec_args_plus_server_args.py": 1,
     "modal_sglang_embeddings_v056_image_is_embedding_memory_saver.py": 1,
     "modal_sglang_low_latency_qwen35_spec_dict_comprehension.py": 1,
+    "modal_stepfun_sglang_dev_image_ifexp_revision_list.py": 1,
     "modal_very_large_models_glm47_config_yaml_string_env_word_shell_join.py": 1,  # was 0 (TP095)
     "modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py": 1,
     "pranav_runpod_generate_supervisor_heredoc_run_vllm_script.sh": 0,  # writes the files, starts nothing
     "sglcookbook_kimi_linear_rocm_page_docker_shell_then_server_env.md": 2,
     "sglcookbook_llada21_dllm_page_four_backtick_output_fences.md": 2,
+    "sglcookbook_nemotron3_nano_page_nightly_uv_pin_three_launches_lmeval.md": 3,
     "uivenus_serve_vllm_api_required_model_array_passthrough.sh": 1,
     # without VLLM_MODEL the program exits 0 before the server, as supervisord's program does
     "vastai_base_image_vllm_supervisor_eval_args_conf_ray_wait.sh": 0,
@@ -127,6 +130,7 @@ def test_what_is_true_of_the_file_as_written_is_said(name: str) -> None:
         ("modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py", "0.11.2", "pip-line"),
         ("modal_sglang_embeddings_v056_image_is_embedding_memory_saver.py", "0.5.6.post2", "image"),
         ("modal_sglang_low_latency_qwen35_spec_dict_comprehension.py", "0.5.9", "image"),
+        ("modal_nemotron3_ultra_sglang0511_spec_args_plus_server_args.py", "0.5.11", "image"),
     ],
 )
 def test_a_modal_image_pin_or_registry_tag_is_the_release(name: str, version: str, source: str) -> None:
