@@ -54,6 +54,7 @@ CLEAN: dict[str, int] = {
     "modal_very_large_models_glm47_config_yaml_string_env_word_shell_join.py": 1,  # was 0 (TP095)
     "modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py": 1,
     "pranav_runpod_generate_supervisor_heredoc_run_vllm_script.sh": 0,  # writes the files, starts nothing
+    "sglcookbook_devstral2_page_admonition_nested_python_fence_in_output.md": 2,
     "sglcookbook_kimi_linear_rocm_page_docker_shell_then_server_env.md": 2,
     "sglcookbook_llada21_dllm_page_four_backtick_output_fences.md": 2,
     "sglcookbook_nemotron3_nano_page_nightly_uv_pin_three_launches_lmeval.md": 3,
@@ -66,6 +67,9 @@ TRUE_FINDINGS: dict[str, tuple[int, list[tuple[str, str]]]] = {
     # --enable-sp is in no SGLang release (0.4.0.post2-0.5.23); the node runs a source checkout on
     # PYTHONPATH whose parser is not known: a warning resting on the release analysed
     "pass_ascend_pnode_label_line_pythonpath_checkout_dsv32_w8a8.sh": (1, [("PA001", W)]),
+    # `--served-model-name MODEL --served-model-name llm`: vLLM 0.15.1 (the image's tag) keeps the last, the
+    # model's name is lost (the app's own requests use "llm"); was an RS069 warning on the assumed 0.33.0
+    "modal_lfm2_vllm0151_image_served_name_twice_env_default_model.py": (1, [("PA006", W)]),
 }
 _HEADER = "Reconstructed (not copied) after https://github.com/"
 
@@ -131,6 +135,7 @@ def test_what_is_true_of_the_file_as_written_is_said(name: str) -> None:
         ("modal_sglang_embeddings_v056_image_is_embedding_memory_saver.py", "0.5.6.post2", "image"),
         ("modal_sglang_low_latency_qwen35_spec_dict_comprehension.py", "0.5.9", "image"),
         ("modal_nemotron3_ultra_sglang0511_spec_args_plus_server_args.py", "0.5.11", "image"),
+        ("modal_lfm2_vllm0151_image_served_name_twice_env_default_model.py", "0.15.1", "image"),
     ],
 )
 def test_a_modal_image_pin_or_registry_tag_is_the_release(name: str, version: str, source: str) -> None:
