@@ -50,6 +50,7 @@ CLEAN: dict[str, int] = {
     "modal_nemotron3_ultra_sglang0511_spec_args_plus_server_args.py": 1,
     "modal_sglang_embeddings_v056_image_is_embedding_memory_saver.py": 1,
     "modal_sglang_low_latency_qwen35_spec_dict_comprehension.py": 1,
+    "modal_sglang_vlm_qwen36_v0510_int_underscore_extra_buffer_join.py": 1,  # was 0 (TP095)
     "modal_stepfun_sglang_dev_image_ifexp_revision_list.py": 1,
     "modal_very_large_models_glm47_config_yaml_string_env_word_shell_join.py": 1,  # was 0 (TP095)
     "modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py": 1,
@@ -136,6 +137,7 @@ def test_what_is_true_of_the_file_as_written_is_said(name: str) -> None:
         ("modal_sglang_low_latency_qwen35_spec_dict_comprehension.py", "0.5.9", "image"),
         ("modal_nemotron3_ultra_sglang0511_spec_args_plus_server_args.py", "0.5.11", "image"),
         ("modal_lfm2_vllm0151_image_served_name_twice_env_default_model.py", "0.15.1", "image"),
+        ("modal_sglang_vlm_qwen36_v0510_int_underscore_extra_buffer_join.py", "0.5.10.post1", "image"),
     ],
 )
 def test_a_modal_image_pin_or_registry_tag_is_the_release(name: str, version: str, source: str) -> None:
