@@ -56,6 +56,7 @@ CLEAN: dict[str, int] = {
     "modal_vllm_low_latency_v0112_pin_model_after_option_sleep_mode.py": 1,
     "pranav_runpod_generate_supervisor_heredoc_run_vllm_script.sh": 0,  # writes the files, starts nothing
     "sglcookbook_devstral2_page_admonition_nested_python_fence_in_output.md": 2,
+    "sglcookbook_ernie45_page_model_and_model_path_markdown_in_output.md": 2,
     "sglcookbook_kimi_linear_rocm_page_docker_shell_then_server_env.md": 2,
     "sglcookbook_llada21_dllm_page_four_backtick_output_fences.md": 2,
     "sglcookbook_nemotron3_nano_page_nightly_uv_pin_three_launches_lmeval.md": 3,
