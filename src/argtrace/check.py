@@ -181,12 +181,18 @@ def run_check(options: CheckOptions) -> Report:
     named_makefile = is_makefile(source.label, source.data)
     named_markdown = False
     if options.command_string is None and python is None and not named_makefile:
-        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script
+        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script, server_yaml_blocks
 
         # a Markdown page (README.md) is text around code blocks: its shell blocks that start a server are
         # the script, its prose is not (read as bash, a heading's `(` was SH001 and a prose flag SH004)
         if named_markdown := is_markdown(source.label, source.data):
-            source = ScriptSource(label=label, data=server_blocks_script(source.data), path=path)
+            blocks = server_blocks_script(source.data)
+            stream = None if blocks.strip() else server_yaml_blocks(source.data)
+            if stream is not None and manifest_kind(stream) is not None:
+                # no shell block starts a server but a yaml block does (a dstack example page): the manifest
+                source, named_markdown = ScriptSource(label=label, data=stream, path=path), False
+            else:
+                source = ScriptSource(label=label, data=blocks, path=path)
     sniff = options.command_string is None and python is None and not named_makefile and not named_markdown
     kind = manifest_kind(source.data) if sniff else None
     if kind is not None:
@@ -285,9 +291,15 @@ def run_check(options: CheckOptions) -> Report:
     if python is not None:
         report.findings.extend(python.findings)
         report.sections.update(python.section)
+    servers = [*shell.servers, *transport.servers]
+    if python is not None and python.image is not None:
+        from dataclasses import replace
+
+        # a Modal app's servers run in the image it is built from (`modal.Image.from_registry(REF)`)
+        servers = [s if s.image is not None else replace(s, image=python.image) for s in servers]
     return _check_servers(
         report,
-        [*shell.servers, *transport.servers],
+        servers,
         source.label,
         options,
         transport,

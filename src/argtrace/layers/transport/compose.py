@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.containers import (
     _container_servers,
     _entrypoint_findings,
@@ -407,7 +408,7 @@ def _compose_env_file_entries(
             continue
         path, _unset = compose_interpolate(text, env)
         if not path.startswith("/"):  # compose-go: filepath.Join(project directory, path)
-            path = posixpath.normpath(posixpath.join(posixpath.dirname(label), path))
+            path = posixpath.normpath(posixpath.join(base_dir(label), path))
         entries.append((path, required, _line(label, item), form))
     return entries
 
