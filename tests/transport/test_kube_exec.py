@@ -70,3 +70,40 @@ def test_the_old_form_stays_unfollowed(tmp_path: Path) -> None:
     report = run_cli(["check", "--format", "json", "--no-resolve", "launch.sh"], cwd=tmp_path).json
     assert report["servers"] == []
     assert [f["code"] for f in report["findings"] if f["severity"] == "warning"] == ["SH040"]
+
+
+def test_the_options_are_kubectl_s_own() -> None:
+    """data/kubectl_exec_options.json, generated from `kubectl exec --help` and `kubectl options` by
+    scripts/gen_kubectl_exec_options.py: a switch takes no value, every other option does."""
+    from argtrace.layers.transport.kube_exec import _options
+
+    switches, valued = _options()
+    assert {"-i", "-t", "-q", "--stdin", "--tty", "--insecure-skip-tls-verify"} <= switches
+    assert {"-c", "--container", "-n", "--namespace", "--context", "--kubeconfig", "-f"} <= valued
+    assert not switches & valued
+
+
+def test_the_generator_reads_kubectl_s_help_lines() -> None:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "gen_kubectl_exec_options", Path(__file__).parents[2] / "scripts/gen_kubectl_exec_options.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    # lines as kubectl v1.32.4 prints them (`kubectl exec --help`)
+    text = "Options:\n    -c, --container='':\n\tContainer name.\n\n    -i, --stdin=false:\n\tPass stdin\n"
+    text += "    --pod-running-timeout=1m0s:\n\tThe length of time\n"
+    assert module.options(text) == [
+        ("-c", "--container", True),
+        ("-i", "--stdin", False),
+        (None, "--pod-running-timeout", True),
+    ]
+
+
+def test_short_options_run_together_as_pflag_reads_them() -> None:
+    got = parse_kube_exec(["kubectl", "exec", "-itcmain", "p", "--", "vllm", "serve"])
+    assert got == KubeExec("p", "main", None, ("vllm", "serve"), 5)
+    got = parse_kube_exec(["kubectl", "exec", "-ti", "-c", "side", "p", "--", "vllm", "serve"])
+    assert got == KubeExec("p", "side", None, ("vllm", "serve"), 7)

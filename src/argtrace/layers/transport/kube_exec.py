@@ -1,16 +1,19 @@
 """``kubectl exec POD -- COMMAND...`` (and OpenShift's ``oc exec``): COMMAND runs in a container of the
 running pod as an argv, with that container's environment; no shell runs unless COMMAND is one.
 
-kubectl's command line (``kubectl exec --help``, kubectl 1.31): the command is what follows ``--``; the
-older ``kubectl exec POD COMMAND`` form without it was deprecated and then refused, so only the ``--`` form
-is read. Before ``--`` are kubectl's own options: ``-c``/``--container`` names the container (else the
-pod's default one), ``-n``/``--namespace`` the namespace, and the pod is the first word that is neither an
-option nor an option's value. The container's own environment (its image, the pod's ``env``) is not known
-here: the server's words are read, its environment is the container's.
+kubectl's command line (``kubectl exec --help``; its options in ``data/kubectl_exec_options.json``,
+generated from the installed kubectl by ``scripts/gen_kubectl_exec_options.py``): the command is what
+follows ``--``; the older ``kubectl exec POD COMMAND`` form without it was deprecated and then refused, so
+only the ``--`` form is read. Before ``--`` are kubectl's own options: ``-c``/``--container`` names the
+container (else the pod's default one), ``-n``/``--namespace`` the namespace, and the pod is the first word
+that is neither an option nor an option's value. The container's own environment (its image, the pod's
+``env``) is not known here: the server's words are read, its environment is the container's.
 """
 
 from __future__ import annotations
 
+import functools
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -18,12 +21,15 @@ from typing import Any
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Origin
 
-# kubectl's boolean options that may stand before the pod (`kubectl exec --help` and `kubectl options`);
-# every other option of the form `--name` or `-x` takes a value unless written `--name=value`
-_BOOLEAN = frozenset(
-    {"-i", "--stdin", "-t", "--tty", "-q", "--quiet", "-it", "-ti", "--disable-compression"}
-    | {"--insecure-skip-tls-verify", "--match-server-version", "--warnings-as-errors"}
-)
+
+@functools.cache
+def _options() -> tuple[frozenset[str], frozenset[str]]:
+    """kubectl's switches and its options that take a value (``data/kubectl_exec_options.json``, generated
+    by ``scripts/gen_kubectl_exec_options.py`` from ``kubectl exec --help`` and ``kubectl options``)."""
+    from argtrace.package_data import package_file
+
+    data = json.loads(package_file("data/kubectl_exec_options.json").read_text(encoding="utf-8"))
+    return frozenset(data["switches"]), frozenset(data["valued"])
 
 
 @dataclass(frozen=True)
@@ -47,6 +53,7 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
     dash = words.index("--")
     if dash < sub:
         return None
+    switches, _valued = _options()
     pod = container = namespace = None
     i = 1
     while i < dash:
@@ -58,9 +65,19 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
             continue
         if word.startswith("-"):
             name, eq, value = word.partition("=")
-            if not eq and not word.startswith("--") and len(word) > 2 and word not in _BOOLEAN:
-                name, eq, value = word[:2], "=", word[2:]  # `-cNAME`: pflag's attached value
-            if not eq and word not in _BOOLEAN:
+            if not word.startswith("--"):
+                # pflag's short options: switches run together (`-it`), a valued one takes the rest of the
+                # word (`-cNAME`) or the next word
+                letters = word[1:]
+                while letters and f"-{letters[0]}" in switches:
+                    letters = letters[1:]
+                name, eq, value = (
+                    (f"-{letters[0]}", "=", letters[1:]) if letters[1:] else (f"-{letters[:1]}", "", "")
+                )
+                if not letters:
+                    i += 1
+                    continue
+            if not eq and name not in switches:
                 value = (words[i + 1] or "") if i + 1 < dash else ""
                 i += 1
             if name in ("-c", "--container"):
