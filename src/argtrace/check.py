@@ -717,6 +717,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
 
     results.append(ngram_trie(report))
+    from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
+
+    results.append(moe_all2all(report))
     return results
 
 

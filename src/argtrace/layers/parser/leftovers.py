@@ -188,12 +188,20 @@ def _repeated_subcommand(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
 def _said_replacement(ctx: ParseContext, flag: str) -> str:
     """``; its deprecation message said to use X instead (...);`` when the release line's own deprecation
     message named a replacement the analysed release has (frameworks/flag_replacements.py), else nothing."""
-    from argtrace.frameworks.flag_replacements import deprecation_replacement
+    from argtrace.frameworks.flag_replacements import deprecation_replacement, forwarded_into
 
     said = deprecation_replacement(ctx.schema.framework, flag)
-    if said is None or ctx.schema.option(said.use) is None:
+    if said is not None and ctx.schema.option(said.use) is not None:
+        return f"; its deprecation message said to use {said.use} instead ({said.said});"
+    # no message named one, but the releases that took the flag passed its value on to another option's
+    # configuration: that key is where the value goes now (--num-redundant-experts, vllm PR#54880)
+    went = forwarded_into(ctx.schema.framework, flag)
+    if went is None or ctx.schema.option(went.into) is None:
         return ""
-    return f"; its deprecation message said to use {said.use} instead ({said.said});"
+    return (
+        f"; the releases that took it passed its value on to {went.into}'s {went.key} ({went.said}): write "
+        f"{went.into}.{went.key} with the same value instead;"
+    )
 
 
 def _positional_after(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
