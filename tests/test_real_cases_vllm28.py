@@ -353,3 +353,59 @@ def test_the_release_tables_are_generated() -> None:
             "function": "create_engine_config",
         },
     }
+
+
+def test_inferencex806_the_suggested_name_needs_the_master_switch() -> None:
+    """Class a as first seen; the name PR001 suggests is read only under VLLM_ROCM_USE_AITER=1, which the
+    script does not set (the PR adds it): the message says so."""
+    report = check("inferencex806_mi355x_gptoss_aiter.sh")
+    assert sorted(shown_codes(report)) == [("PA003", "error"), ("PA003", "error"), ("PR001", "warning")]
+    renamed = next(f for f in report["findings"] if f["code"] == "PR001" and f["severity"] == "warning")
+    assert renamed["message"] == (
+        "VLLM_USE_AITER_UNIFIED_ATTENTION is read by vllm 0.10.2, 0.11.0 but not by vllm 0.16.0: the release "
+        "ignores it; the nearest name it reads is VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION; vllm 0.16.0 reads "
+        "VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION only with VLLM_ROCM_USE_AITER=1 (rocm_aiter_ops, "
+        "vllm/_aiter_ops.py:992), which the launch does not set"
+    )
+
+
+@pytest.mark.parametrize(("master", "said"), [("", True), ("VLLM_ROCM_USE_AITER=1 ", False)])
+def test_the_master_switch_variants(master: str, said: bool) -> None:
+    """Variants (not reports): the note only when the launch does not turn the master switch on."""
+    report = command(
+        "--framework-version",
+        "0.33.0",
+        "-c",
+        f"{master}VLLM_USE_AITER_UNIFIED_ATTENTION=1 vllm serve openai/gpt-oss-120b",
+    )
+    message = next(f["message"] for f in report["findings"] if f["code"] == "PR001")
+    assert ("only with VLLM_ROCM_USE_AITER=1" in message) is said
+
+
+def test_the_aiter_table_is_generated() -> None:
+    """frameworks/data/vllm_aiter_switches.json is scripts/gen_vllm_aiter_switches.py's output: a variable is
+    gated when every read of it, in _aiter_ops.py and elsewhere, stands beside the master switch."""
+    sys.path.insert(0, str(REPO / "scripts"))
+    from gen_vllm_aiter_switches import ENVS, OPS, switches
+
+    ops = (
+        "class rocm_aiter_ops:\n"
+        "    _AITER_ENABLED = envs.VLLM_ROCM_USE_AITER\n"
+        "    _MHA_ENABLED = envs.VLLM_ROCM_USE_AITER_MHA\n"
+        "    _MOE_ENABLED = envs.VLLM_ROCM_USE_AITER_MOE\n"
+        "    _ATTN_ENABLED = envs.VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION\n"
+        "    def is_mha_enabled(cls):\n"
+        "        return cls._AITER_ENABLED and cls._MHA_ENABLED\n"
+        "    def is_moe_enabled(cls):\n"
+        "        return cls._MOE_ENABLED\n"
+        "    def is_attn_enabled(cls):\n"
+        "        return cls._AITER_ENABLED and cls._ATTN_ENABLED\n"
+    )
+    rocm = "if envs.VLLM_ROCM_USE_AITER and envs.VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION:\n    pass\n"
+    assert switches({OPS: ops, ENVS: "", "vllm/platforms/rocm.py": rocm}) == {
+        "VLLM_ROCM_USE_AITER_MHA": f"{OPS}:7",
+        "VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION": f"{OPS}:11",
+    }
+    # read on its own elsewhere: the master switch is not its only gate
+    alone = "if envs.VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION:\n    pass\n"
+    assert "VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION" not in switches({OPS: ops, "vllm/x.py": alone})
