@@ -243,28 +243,40 @@ def test_all2all_variants(release: str, words: str, expected: list[tuple[str, st
 
 
 def test_vllm54880_a_removed_flag_names_where_its_value_went() -> None:
-    """b -> a: 0.10.2-0.11.2 forwarded --num-redundant-experts into --eplb-config; the fix names that key
-    instead of dropping the count."""
+    """b -> a: 0.10.2-0.11.2 forwarded --num-redundant-experts into --eplb-config; the fix writes that key
+    (a verified edit) instead of dropping the count."""
     report = check("vllm54880_flat_num_redundant_experts.sh")
     assert shown_codes(report) == [("PA003", "error")]
-    assert finding(report, "PA003")["fix"] == (
-        "remove the flag; the releases that took it passed its value on to --eplb-config's "
-        "num_redundant_experts (EngineArgs.create_engine_config, vllm/engine/arg_utils.py:1592 in 0.11.2; "
-        "vllm 0.10.2-0.11.2): write --eplb-config.num_redundant_experts with the same value instead; or pin "
-        "the older release"
+    cause = finding(report, "PA003")
+    assert cause["message"] == (
+        "--num-redundant-experts was accepted up to vllm 0.11.2 but vllm 0.29.0 does not know it: the server "
+        'refuses to start ("unrecognized arguments", exit 2); the releases that took it passed its value on '
+        "to --eplb-config.num_redundant_experts (EngineArgs.create_engine_config, "
+        "vllm/engine/arg_utils.py:1592 in 0.11.2; vllm 0.10.2-0.11.2)"
     )
+    assert cause["fix_verified"] is True
+    assert cause["fix_edits"] == [
+        {
+            "file": "vllm54880_flat_num_redundant_experts.sh",
+            "start": "12:3",
+            "end": "12:26",
+            "replacement": "--eplb-config.num_redundant_experts",
+        }
+    ]
 
 
 def test_a_deprecated_flag_names_the_key_it_feeds() -> None:
-    """Variant of the same mechanism: PA005's fix on 0.10.2, where the deprecation message names nothing."""
+    """Variant of the same mechanism: PA005 on 0.10.2, where the deprecation message names nothing."""
     report = check("ok_vllmpr25311_eplb_mtp_0102.cmd")
-    fixes = {f["message"].split(" ")[0]: f["fix"] for f in report["findings"] if f["code"] == "PA005"}
-    assert fixes["--num-redundant-experts"] == (
-        "write --eplb-config.num_redundant_experts with the same value (vllm 0.10.2 passes "
-        "--num-redundant-experts on to it: EngineArgs.create_engine_config, vllm/engine/arg_utils.py:1592 in "
-        "0.11.2; vllm 0.10.2-0.11.2)"
+    notes = {f["message"].split(" ")[0]: f for f in report["findings"] if f["code"] == "PA005"}
+    assert notes["--num-redundant-experts"]["message"].endswith(
+        "; vllm 0.10.2 passes its value on to --eplb-config.num_redundant_experts (EngineArgs."
+        "create_engine_config, vllm/engine/arg_utils.py:1592 in 0.11.2; vllm 0.10.2-0.11.2)"
     )
-    assert fixes["--disable-log-requests"] == "switch to the current spelling named in the message"
+    assert [e["replacement"] for e in notes["--eplb-window-size"]["fix_edits"]] == [
+        "--eplb-config.window_size"
+    ]
+    assert notes["--disable-log-requests"]["fix"] == "switch to the current spelling named in the message"
 
 
 def test_why_on_an_fp8_moe_block_names_the_parallel_layout() -> None:

@@ -182,6 +182,7 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                 )
             else:
                 fix = f"use {new}" if new else None
+                passed = ""
                 if new is None and ev.option is not None:
                     # no spelling named, but the release passes the value on into another option's key
                     # (vllm 0.10.2-0.11.2's --num-redundant-experts into --eplb-config): write that key
@@ -189,14 +190,15 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
 
                     went = forwarded_into(schema.framework, ev.option)
                     if went is not None and schema.option(went.into) is not None:
-                        fix = (
-                            f"write {went.into}.{went.key} with the same value ({schema.label} passes "
-                            f"{ev.option} on to it: {went.said})"
+                        fix = f"write {went.into}.{went.key}"
+                        passed = (
+                            f"; {schema.label} passes its value on to {went.into}.{went.key} ({went.said})"
                         )
                 ctx.add(
                     rules.PA_DEPRECATED,
                     f"{ev.option} is deprecated in {schema.label}: {msg}"
-                    + (f" (the current spelling is {new})" if new and new not in msg else ""),
+                    + (f" (the current spelling is {new})" if new and new not in msg else "")
+                    + passed,
                     at=at,
                     setting=spec.dest,
                     fix=fix,

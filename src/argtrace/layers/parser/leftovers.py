@@ -188,20 +188,24 @@ def _repeated_subcommand(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
 def _said_replacement(ctx: ParseContext, flag: str) -> str:
     """``; its deprecation message said to use X instead (...);`` when the release line's own deprecation
     message named a replacement the analysed release has (frameworks/flag_replacements.py), else nothing."""
-    from argtrace.frameworks.flag_replacements import deprecation_replacement, forwarded_into
+    from argtrace.frameworks.flag_replacements import deprecation_replacement
 
     said = deprecation_replacement(ctx.schema.framework, flag)
-    if said is not None and ctx.schema.option(said.use) is not None:
-        return f"; its deprecation message said to use {said.use} instead ({said.said});"
-    # no message named one, but the releases that took the flag passed its value on to another option's
-    # configuration: that key is where the value goes now (--num-redundant-experts, vllm PR#54880)
+    if said is None or ctx.schema.option(said.use) is None:
+        return ""
+    return f"; its deprecation message said to use {said.use} instead ({said.said});"
+
+
+def _forwarded_key(ctx: ParseContext, flag: str) -> tuple[str, str] | None:
+    """(``--config.key``, where it was said) when the releases that took the deprecated ``flag`` passed its
+    value on to a key of another option the analysed release has (frameworks/flag_replacements.py:
+    ``--num-redundant-experts`` into ``--eplb-config``'s ``num_redundant_experts``), else None."""
+    from argtrace.frameworks.flag_replacements import forwarded_into
+
     went = forwarded_into(ctx.schema.framework, flag)
     if went is None or ctx.schema.option(went.into) is None:
-        return ""
-    return (
-        f"; the releases that took it passed its value on to {went.into}'s {went.key} ({went.said}): write "
-        f"{went.into}.{went.key} with the same value instead;"
-    )
+        return None
+    return f"{went.into}.{went.key}", went.said
 
 
 def _positional_after(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
@@ -352,6 +356,12 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             'refuses to start ("unrecognized arguments", exit 2)'
         )
         follower = _positional_after(ctx, idx) if not value_idxs else None
+        said = _said_replacement(ctx, flag)
+        went = None if repl or follower or said else _forwarded_key(ctx, flag)
+        if went is not None:
+            # no message named a replacement, but the releases that took the flag passed its value on to
+            # another option's key: that key, written with the same value, is the fix (vllm PR#54880)
+            msg += f"; the releases that took it passed its value on to {went[0]} ({went[1]})"
         known_elsewhere(
             rules.PA_REMOVED,
             msg
@@ -361,8 +371,10 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
                 else ""
             ),
             f"in {schema.label} the setting is",
-            (f"remove the flag and {follower[0]!r} after it" if follower else "remove the flag")
-            + (_said_replacement(ctx, flag) or ",")
+            f"write {went[0]}"
+            if went is not None
+            else (f"remove the flag and {follower[0]!r} after it" if follower else "remove the flag")
+            + (said or ",")
             + " or pin the older release",
         )
     elif older:
