@@ -421,3 +421,11 @@ def test_the_aiter_table_is_generated() -> None:
     # read on its own elsewhere: the master switch is not its only gate
     alone = "if envs.VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION:\n    pass\n"
     assert "VLLM_ROCM_USE_AITER_UNIFIED_ATTENTION" not in switches({OPS: ops, "vllm/x.py": alone})
+
+
+def test_an_inherited_variable_is_not_the_launchs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Variant (not a report): VLLM_ALL2ALL_BACKEND from the caller's environment is not judged by RS068 (the
+    launch did not write it)."""
+    monkeypatch.setenv("VLLM_ALL2ALL_BACKEND", "deepep_low_latency")
+    report = command("--framework-version", "0.14.1", "-c", f"{_MOE} --tensor-parallel-size 8")
+    assert [c for c, _ in shown_codes(report) if c == "RS068"] == []

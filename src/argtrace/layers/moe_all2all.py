@@ -58,19 +58,19 @@ def _named(report: Report, release: str) -> tuple[str, str | None, str] | None:
     if setting is not None and setting.intended is not None and isinstance(setting.effective, str):
         at = next((o.at for o in reversed(setting.history) if o.at), None)
         return setting.effective, at, f"--all2all-backend {setting.effective}"
-    env = report.process.env if report.process is not None else {}
-    value = env.get(_VARIABLE)
-    if not value:
+    here = report.process.at if report.process is not None else None
+    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    word = server.env.get(_VARIABLE) if server is not None else None
+    if word is None or not word.value:
         return None
+    origin = word.origin
+    if origin.expansion in ("environment", "bash") or (origin.at is None and origin.expansion is None):
+        return None  # inherited from the caller's environment, not written by the launch
     from argtrace.frameworks.release_index import release_index
 
     if release not in release_index("vllm").releases_knowing_env(_VARIABLE):
         return None  # a release that does not read it: PR001 says so
-    here = report.process.at if report.process is not None else None
-    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
-    word = server.env.get(_VARIABLE) if server is not None else None
-    at = word.origin.at if word is not None and word.origin.at else here
-    return value, at, f"{_VARIABLE}={value}"
+    return word.value, origin.at or here, f"{_VARIABLE}={word.value}"
 
 
 def moe_all2all(report: Report) -> LayerResult:
