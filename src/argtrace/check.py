@@ -735,6 +735,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
 
     results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts
     results.append(router_replicas_over_nodes(report, options.server))  # RS067: one node's DP replicas
+    from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
+
+    results.append(moe_all2all(report))
     return results
 
 

@@ -558,3 +558,63 @@ RS067 = Rule(
     exceptions="Only for the router's launcher (`sglang_router.launch_server`) with --dp-size and --nnodes "
     "above 1; a warning when nothing names the release.",
 )
+
+RS068 = Rule(
+    code="RS068",
+    layer="resolution",
+    severity="warning",
+    title="A MoE all-to-all backend the launch's parallel layout never uses",
+    basis="framework-code",
+    rationale=(
+        "vLLM sends a mixture-of-experts layer's tokens through the all-to-all backend of --all2all-backend "
+        "(VLLM_ALL2ALL_BACKEND in the releases that read it) only when FusedMoEParallelConfig."
+        "use_all2all_kernels holds: expert parallelism (--enable-expert-parallel, use_ep) and more than one "
+        "data-parallel (or prefill-context-parallel) rank (vllm 0.33.0 model_executor/layers/fused_moe/"
+        "config.py:1035; ParallelConfig.use_sequence_parallel_moe needs data parallelism too). Without "
+        "expert parallelism the experts are split by tensor parallelism and the backend is never used: "
+        "vllm-project/vime PR#186 set deepep_high_throughput without expert parallelism, and the FP8 "
+        "experts of Qwen3-30B-A3B split over TP 8 (768 / 8 = 96 columns) were refused by their 128-wide "
+        "quantization blocks. The gate is read from each release's wheel (scripts/gen_vllm_all2all.py)."
+    ),
+    fix="add --enable-expert-parallel with --data-parallel-size above 1, or remove the backend",
+    example=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B-FP8 --tensor-parallel-size 8 --all2all-backend deepep_high_throughput",
+        "0.33.0",
+    ),
+    correct=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B-FP8 --data-parallel-size 8 --enable-expert-parallel "
+        "--all2all-backend deepep_high_throughput",
+        "0.33.0",
+    ),
+    exceptions="A warning: the launch runs, without the backend. Nothing for a release whose wheel was not "
+    "read, or whose gate has another form; a size the parser did not read as a number is not judged.",
+)
+
+RS072 = Rule(
+    code="RS072",
+    layer="resolution",
+    severity="error",
+    title="A MoE all-to-all backend the release has removed and replaces",
+    basis="framework-code",
+    rationale=(
+        "vLLM removed the pplx and naive all-to-all backends (vllm PR#33724; llm-d PR#855) but kept them "
+        "among --all2all-backend's choices: ParallelConfig.__post_init__ replaces them with "
+        "allgather_reducescatter and logs \"The '<name>' all2all backend has been removed. Falling back to "
+        "'allgather_reducescatter'.\" (vllm 0.33.0 config/parallel.py:537). The launch starts with another "
+        "backend than the one written. The replaced names, the value taken instead and the line are read "
+        "from each release's wheel (scripts/gen_vllm_all2all.py)."
+    ),
+    fix="choose a backend the release has, or remove the setting",
+    example=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-expert-parallel "
+        "--all2all-backend pplx",
+        "0.33.0",
+    ),
+    correct=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-expert-parallel "
+        "--all2all-backend allgather_reducescatter",
+        "0.33.0",
+    ),
+    exceptions="Nothing for a release whose wheel was not read or that does not replace the backend; a "
+    "warning when nothing names the release.",
+)
