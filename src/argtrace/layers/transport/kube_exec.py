@@ -1,6 +1,9 @@
 """``kubectl exec POD -- COMMAND...`` (and OpenShift's ``oc exec``): COMMAND runs in a container of the
 running pod as an argv, with that container's environment; no shell runs unless COMMAND is one.
 
+This module owns reading such a command line (the pod, its container and namespace, the command) and
+handing the command to the container reader of :mod:`.containers`.
+
 kubectl's command line (``kubectl exec --help``; its options in ``data/kubectl_exec_options.json``,
 generated from the installed kubectl by ``scripts/gen_kubectl_exec_options.py``): the command is what
 follows ``--``; the older ``kubectl exec POD COMMAND`` form without it was deprecated and then refused, so
