@@ -1,6 +1,6 @@
 """Which directory a compose file's relative paths and ``.env`` are read from: docker compose's project
 directory (compose-go ``cli.ProjectOptions``: ``--project-directory``, else the directory of the first
-``-f`` file).
+``-f`` file). This module owns that decision for one compose file.
 
 A compose file checked on its own is taken as the first ``-f`` file: its own directory is the project's.
 Some files are fragments of a bigger project, merged after the project's own compose file (Harbor runs
