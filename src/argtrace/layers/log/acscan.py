@@ -387,9 +387,9 @@ def _wc_lines(path: Path, start: int, size: int) -> int | None:
     GNU coreutils' counts at memory speed (AVX2): 0.04 s of CPU for 300 MB here, nearly all of it the kernel
     copying the bytes. Started with ``os.posix_spawn``, not ``subprocess``: importing that module cost 2-3 ms
     of a 100 MB log's start-up (issue 18); wc reads a regular file, so it ends without a timeout."""
-    import shutil
+    from argtrace.localfs import which  # shutil.which without importing shutil (with bz2 and lzma)
 
-    exe = shutil.which("wc")
+    exe = which("wc")
     if exe is None or not hasattr(os, "posix_spawn"):
         return None
     env = {"LC_ALL": "C", "PATH": os.environ.get("PATH", "/usr/bin:/bin")}
