@@ -487,7 +487,10 @@ def test_the_carriers_names_are_still_exported_by_the_transport_package() -> Non
 # launch's classes (server starts, assumptions, fix edits: model_launch.py), the ssh transport and the
 # host's non-file results, the other commands and their layers, and ``subprocess``: the matcher path
 # starts ``wc`` with ``os.posix_spawn``, and the local host's ``stat`` reaches the collector, which imports
-# ``subprocess`` only where it runs a program.
+# ``subprocess`` only where it runs a program. Nor (logspeed28) ``shutil`` with the ``bz2`` and ``lzma`` it
+# imports (``wc`` is found by ``localfs.which``; prefilter.py, shipped with the reader, imports it where grep
+# runs), ``threading`` (the stores' locks are ``_thread``'s) and ``gzip`` (a .gz is inflated by
+# ``lines.Gunzip``; analyze.py imports it only to read a .gz log's head).
 NOT_FOR_A_LOCAL_LOG = (
     "argtrace.model_launch",
     "argtrace.remote.ssh",
@@ -515,6 +518,11 @@ NOT_FOR_A_LOCAL_LOG = (
     "socket",
     "yaml",
     "rich",
+    "shutil",
+    "bz2",
+    "lzma",
+    "threading",
+    "gzip",
 )
 
 
@@ -527,10 +535,17 @@ def _imported_by_log(log: Path) -> set[str]:
         f"    status = main(['log', {str(log)!r}, '--format', 'json', '--launch', 'all'])\n"
         "print(status, ' '.join(sorted(set(sys.modules) - before)))\n"
     )
-    env = dict(os.environ, PYTHONPATH=SRC)
+    # -S: no site hooks (a .pth file may import shutil or threading before argtrace starts, hiding them);
+    # the site-packages directories (ahocorasick_rs) are on PYTHONPATH instead
+    import site
+
+    dirs = [*site.getsitepackages(), site.getusersitepackages()]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([SRC, *dirs]))
     for name in ("ARGTRACE_NO_MATCHER", "ARGTRACE_NO_GREP"):
         env.pop(name, None)
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=True
+    )
     status, _, modules = done.stdout.partition(" ")
     assert status in ("0", "1")
     return set(modules.split())
@@ -538,10 +553,12 @@ def _imported_by_log(log: Path) -> set[str]:
 
 def test_log_on_a_local_file_imports_none_of_what_it_does_not_need(tmp_path: Path) -> None:
     from argtrace.layers.log.acscan import matcher
-    from argtrace.layers.log.reader import GREP_MIN
+    from argtrace.layers.log.reader import GREP_MIN, MATCHER_MIN
 
     logs = Path(__file__).resolve().parent / "data" / "logs"
-    small = logs / "vllm_0.20_qwen36_mtp.log"  # the Python scan (under reader.GREP_MIN)
+    small = logs / "vllm_0.20_qwen36_mtp.log"  # the Python scan (under reader.MATCHER_MIN)
+    # the matcher's path with every window counted as it passes (no wc): 1 MB of access lines
+    middle = tmp_path / "middle.log"
     # The matcher's path with its deferred line count (``wc`` over the quiet middle): a recorded start-up,
     # 24 MB of access lines, a recorded failure.
     big = tmp_path / "big.log"
@@ -551,11 +568,15 @@ def test_log_on_a_local_file_imports_none_of_what_it_does_not_need(tmp_path: Pat
         fh.write(access * ((24 << 20) // len(access)))
         fh.write((logs / "vllm_issue25837_free_memory.log").read_bytes())
     assert big.stat().st_size > GREP_MIN
-    for log in (small, big):
+    with middle.open("wb") as fh:
+        fh.write(small.read_bytes())
+        fh.write(access * ((1 << 20) // len(access)))
+        fh.write((logs / "vllm_issue25837_free_memory.log").read_bytes())
+    assert small.stat().st_size < MATCHER_MIN < middle.stat().st_size < GREP_MIN
+    for log in (small, middle, big):
         modules = _imported_by_log(log)
         assert "argtrace.layers.log.analyze" in modules  # it did run
-        if log is big and matcher() is not None:
-            assert "argtrace.layers.log.acscan" in modules
+        assert ("argtrace.layers.log.acscan" in modules) == (log is not small and matcher() is not None)
         imported = sorted(
             m for m in modules if any(m == h or m.startswith(f"{h}.") for h in NOT_FOR_A_LOCAL_LOG)
         )

@@ -26,12 +26,12 @@ Python trusts ``__pycache__`` (whoever can write the user's files can already ch
 
 from __future__ import annotations
 
+import _thread
 import functools
 import marshal
 import os
 import re
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import CodeType, ModuleType
@@ -41,7 +41,7 @@ FORMAT = 1
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _active: list[Store] = []  # the store installed by the outermost kept() of this process, while it runs
 
 

@@ -17,15 +17,15 @@ and the real function is put back on exit.
 
 from __future__ import annotations
 
+import _thread
 import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 # the variables gettext.find reads, in its order (3.10-3.13)
 LANGUAGE_VARIABLES = ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG")
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _depth = [0]
 
 

@@ -16,15 +16,15 @@ missing, so under ``-vv`` (and on any other release) nothing is changed. The rea
 
 from __future__ import annotations
 
+import _thread
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 # the releases whose FileFinder.find_spec find_spec was copied from (the same text in each)
 RELEASES = ((3, 10), (3, 11), (3, 12), (3, 13))
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _depth = [0]
 
 

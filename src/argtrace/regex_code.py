@@ -21,17 +21,17 @@ only through ``cache_dirs.open_private_dir`` as ``dataclass_code``'s is. Python 
 
 from __future__ import annotations
 
+import _thread
 import marshal
 import os
 import sys
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
 FORMAT = 1
 MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
-_lock = threading.Lock()
+_lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _active: list[Store] = []
 # Stores a warm process read ahead (argtrace/warm/server.py: :func:`read_ahead`), each handed to the first
 # store of its file that a forked child opens while the file is unchanged, then forgotten: path ->

@@ -126,8 +126,9 @@ def test_gz_counts_as_it_inflates(tmp_path: Path, monkeypatch: pytest.MonkeyPatc
 def test_anchors_every_few_windows_are_counted_as_they_pass(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # A warning every 200 lines (about 4.5 windows of 4 KiB): no stretch is ever quiet for QUIET_WINDOWS
-    # windows, so nothing is left to count afterwards (no wc, no second read).
+    # A warning every 200 lines (about 4.5 windows of 4 KiB): after the second kept window no stretch is ever
+    # quiet for QUIET_WINDOWS windows, so nothing after it is left to count afterwards (no wc); the stretch
+    # between the start-up and the first warning, before any gap was seen, is read again (logspeed28).
     data = ARGS + (STEADY * 200 + WARN) * 30 + TB
     path = tmp_path / "x.log"
     path.write_bytes(data)
@@ -136,3 +137,25 @@ def test_anchors_every_few_windows_are_counted_as_they_pass(
     assert [x.number for x in scan.lines] == [1, *(202 + 201 * k for k in range(30)), 6032, 6034]
     assert scan.total_lines == data.count(b"\n") == 6034
     assert acscan._Numbering.QUIET_WINDOWS == 16
+
+
+def test_after_a_lone_kept_window_or_a_long_gap_nothing_is_counted_as_it_passes(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A start-up, a long quiet run, a warning, another 4.5 windows later, a long quiet run, the end
+    # (logspeed28): the windows after the start-up and after the first warning (66 windows apart) are not
+    # counted as they pass; after the second warning, 4-5 windows after the first, the next 16 are.
+    steady = STEADY * 3000  # about 66 windows of 4 KiB
+    data = ARGS + steady + WARN + STEADY * 200 + WARN + steady + TB
+    path = tmp_path / "x.log"
+    path.write_bytes(data)
+    scan, asked = _scan(path, monkeypatch, 4096)
+    second_warn = len(ARGS) + len(steady) + len(WARN) + 200 * len(STEADY)
+    assert len(asked) == 2
+    # from the first line that starts in the window after the start-up's, not 16 windows later as before
+    assert 4096 <= asked[1] < 4096 + len(STEADY)
+    # the stretch between the warnings is read again (short, far from the end); the 16 windows after the
+    # second warning's are counted as they pass, wc counts from there
+    assert second_warn + 16 * 4096 <= asked[0] < second_warn + 18 * 4096
+    assert [x.number for x in scan.lines] == [1, 3002, 3203, 6204, 6206]
+    assert scan.total_lines == data.count(b"\n") == 6206

@@ -19,7 +19,6 @@ longer than ``MAX_LINE`` is what ``LongLine`` keeps, read from grep's output as 
 from __future__ import annotations
 
 import os
-import shutil
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
@@ -52,8 +51,10 @@ def _cap_memory() -> None:  # in the child, before exec
 
 @lru_cache(maxsize=1)
 def gnu_grep() -> str | None:
-    # subprocess and threading are imported where grep runs: the log command imports this module (to ship
-    # it with the reader) on paths that never run grep (issue 18: its start-up)
+    # subprocess, threading and shutil (with bz2 and lzma) are imported where grep runs: the log command
+    # imports this module (to ship it with the reader) on paths that never run grep (issue 18: its start-up).
+    # On a node it travels alone, so it cannot use argtrace.localfs.which.
+    import shutil
     import subprocess
 
     exe = shutil.which("grep")
