@@ -27,6 +27,7 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.expand import Expander
+from argtrace.layers.shell.glob_match import glob_fullmatch
 from argtrace.layers.shell.pattern_views import after_blanks_and_comments
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
@@ -625,7 +626,11 @@ class Control(Expander):
                 if p is None or word is None:
                     match = None
                     continue
-                if re.fullmatch(p, word, re.DOTALL):
+                found = glob_fullmatch(p, word)  # no backtracking; None past a bound of work
+                if found is None:
+                    match = None
+                    continue
+                if found:
                     match = True
                     break
             if match is True:
