@@ -30,7 +30,7 @@ from argtrace.layers.shell.core import (
     from_str,
     to_str,
 )
-from argtrace.layers.shell.glob_match import replaced, trimmed
+from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
 from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
@@ -408,7 +408,7 @@ class Expander(Params):
                 for v in vals:
                     r = self._apply_op(p, v, at)
                     if r is None:
-                        return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+                        return [_Chunk(None, q, not q, self._op_unknown(raw))]
                     newvals.append(r)
                 vals = newvals
             return self._list_chunks(vals, q, star)
@@ -478,7 +478,7 @@ class Expander(Params):
             return [_Chunk(value, q, not q, "EMPTY" if value == "" else None)]
         r = self._apply_op(p, value, at)
         if r is None:
-            return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+            return [_Chunk(None, q, not q, self._op_unknown(raw))]
         return [_Chunk(r, q, not q)]
 
     def _list_chunks(self, vals: list[str], q: bool, star: bool) -> list[_Chunk]:
@@ -537,7 +537,25 @@ class Expander(Params):
         except PatternUnknown:
             return None
 
+    def _op_unknown(self, raw: str) -> str:
+        """Why ``raw``, an expansion with an operator, is not known: the last match ran out of its steps,
+        or an operand is unknown."""
+        if self.match_ran_out:
+            return f"`{raw}`: {TOO_MUCH_WORK}"
+        return f"`{raw}`: operand not known statically"
+
+    # set by _apply_op when its pattern match ran out of steps (glob_match.WORK_LIMIT)
+    match_ran_out = False
+
     def _apply_op(self, p: W.Param, value: str, at: str) -> str | None:
+        self.match_ran_out = False
+        try:
+            return self._apply_op_to(p, value, at)
+        except TooMuchWork:
+            self.match_ran_out = True
+            return None
+
+    def _apply_op_to(self, p: W.Param, value: str, at: str) -> str | None:
         op = p.op
         if op == ":":
             try:

@@ -20,8 +20,14 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-# position steps one pattern operation (a case item's match, one `${X//pat/rep}`) may take; about 0.5 s
-WORK_LIMIT = 3_000_000
+# position steps one pattern operation (a case item's match, one `${X//pat/rep}`) may take: about 0.7 s on
+# the 2-core CI machine; a real script's matches take hundreds
+WORK_LIMIT = 1_000_000
+# why a value is unknown when a match ran out of its steps, for the finding that says so
+TOO_MUCH_WORK = (
+    f"matching its pattern takes more than {WORK_LIMIT:,} steps (argtrace's bound; bash backtracks through "
+    "such a match too)"
+)
 
 
 class TooMuchWork(Exception):
@@ -142,6 +148,17 @@ def _class(text: str) -> re.Pattern[str]:
 class Pattern:
     root: _Alt
     end_sensitive: bool
+    # the pattern read backwards (each sequence reversed), None when end-sensitive: run over the reversed
+    # text it finds every suffix that matches, or every offset where a match can begin, in one pass
+    backwards: _Alt | None
+
+
+def _reverse(node: object) -> object:
+    if isinstance(node, _Alt):
+        return _Alt(tuple(tuple(_reverse(item) for item in reversed(seq)) for seq in node.seqs))
+    if isinstance(node, _Repeat):
+        return _Repeat(_reverse(node.body), node.op)
+    return node
 
 
 @lru_cache(maxsize=1024)
@@ -151,7 +168,9 @@ def compile_pattern(rx: str) -> Pattern:
     root = p.alts()
     if p.i != len(rx):
         raise NotAPattern(rx)
-    return Pattern(root, p.end_sensitive)
+    backwards = None if p.end_sensitive else _reverse(root)
+    assert backwards is None or isinstance(backwards, _Alt)
+    return Pattern(root, p.end_sensitive, backwards)
 
 
 @dataclass
@@ -249,6 +268,24 @@ def prefix_lengths(pat: Pattern, s: str, work: Work, start: int = 0) -> list[int
     return [k - start for k in range(start, len(s) + 1) if fullmatch(pat, s, work, start, k)]
 
 
+def suffix_starts(pat: Pattern, s: str, work: Work) -> list[int] | None:
+    """Every offset ``k`` for which ``s[k:]`` matches whole, ascending; None for an end-sensitive pattern."""
+    if pat.backwards is None:
+        return None
+    rs = s[::-1]
+    return sorted(len(s) - k for k in _Run(rs, len(rs), work).ends(pat.backwards, frozenset((0,))))
+
+
+def match_starts(pat: Pattern, s: str, work: Work) -> frozenset[int] | None:
+    """Every offset at which some match begins (one pass over the reversed text from every offset); None for
+    an end-sensitive pattern."""
+    if pat.backwards is None:
+        return None
+    rs = s[::-1]
+    every = frozenset(range(len(s) + 1))
+    return frozenset(len(s) - k for k in _Run(rs, len(rs), work).ends(pat.backwards, every))
+
+
 def glob_fullmatch(rx: str, s: str) -> bool | None:
     """``re.fullmatch(rx, s, re.DOTALL)`` for a pattern's regex, without backtracking; None when that costs
     more than WORK_LIMIT steps (or the regex is not a pattern's)."""
@@ -260,7 +297,8 @@ def glob_fullmatch(rx: str, s: str) -> bool | None:
 
 def trimmed(rx: str, s: str, op: str) -> str | None:
     """``${X#pat}``, ``${X##pat}``, ``${X%pat}``, ``${X%%pat}`` of the value ``s`` (``rx``: the pattern's
-    regex): the shortest or longest matching prefix or suffix removed; None when not known here."""
+    regex): the shortest or longest matching prefix or suffix removed; None for a regex that is not a
+    pattern's, :class:`TooMuchWork` past the bound."""
     try:
         pat = compile_pattern(rx)
         work = Work()
@@ -269,19 +307,24 @@ def trimmed(rx: str, s: str, op: str) -> str | None:
             if not lengths:
                 return s
             return s[lengths[0] if op == "#" else lengths[-1] :]
+        suffixes = suffix_starts(pat, s, work)
+        if suffixes is not None:
+            if not suffixes:
+                return s
+            return s[: suffixes[-1] if op == "%" else suffixes[0]]
         starts = range(len(s), -1, -1) if op == "%" else range(len(s) + 1)
         for k in starts:
             if fullmatch(pat, s, work, k):
                 return s[:k]
         return s
-    except (NotAPattern, TooMuchWork):
+    except NotAPattern:
         return None
 
 
 def replaced(rx: str, s: str, rep: str, op: str) -> str | None:
     """``${X/pat/rep}`` (``op`` ``/``), ``${X//pat/rep}``, ``${X/#pat/rep}``, ``${X/%pat/rep}`` of the value
     ``s`` for a non-empty pattern: at each offset the longest match is replaced, as bash does; None when not
-    known here."""
+    not a pattern's regex, :class:`TooMuchWork` past the bound."""
     try:
         pat = compile_pattern(rx)
         work = Work()
@@ -289,14 +332,18 @@ def replaced(rx: str, s: str, rep: str, op: str) -> str | None:
             lengths = prefix_lengths(pat, s, work)
             return rep + s[lengths[-1] :] if lengths else s
         if op == "/%":
+            suffixes = suffix_starts(pat, s, work)
+            if suffixes is not None:
+                return s[: suffixes[0]] + rep if suffixes else s
             for k in range(len(s) + 1):
                 if fullmatch(pat, s, work, k):
                     return s[:k] + rep
             return s
+        possible = match_starts(pat, s, work)
         out: list[str] = []
         i = 0
         while i <= len(s):
-            lengths = prefix_lengths(pat, s, work, i)
+            lengths = prefix_lengths(pat, s, work, i) if possible is None or i in possible else []
             if lengths and lengths[-1] > 0:
                 out.append(rep)
                 i += lengths[-1]
@@ -308,5 +355,5 @@ def replaced(rx: str, s: str, rep: str, op: str) -> str | None:
                 out.append(s[i])
             i += 1
         return "".join(out)
-    except (NotAPattern, TooMuchWork):
+    except NotAPattern:
         return None

@@ -334,4 +334,3 @@ def _split_on_break(chunks: list[_Chunk]) -> list[list[_Chunk]]:
 def from_str_regex(rx: str) -> str:
     """Patterns are built from latin-1 text; matching happens on real strings."""
     return to_str(rx) if not rx.isascii() else rx
-

@@ -40,11 +40,13 @@ def printf_output(fmt: str, args: list[str]) -> str | None:
     out: list[str] = []
     queue = list(args)
     taken = 0
+    size = 0
     try:
         while True:
-            used_before = taken
+            used_before, pieces_before = taken, len(out)
             taken = _one_pass(fmt, queue, taken, out)
-            if sum(map(len, out)) > MAX_WORD_BYTES:
+            size += sum(map(len, out[pieces_before:]))
+            if size > MAX_WORD_BYTES:
                 raise _Unknown  # the format used again for each of very many arguments
             if taken >= len(queue) or taken == used_before:
                 break
