@@ -321,6 +321,11 @@ def _python(p: _Plant) -> tuple[str, bytes]:
         cmd += "N = " + "(" * d + "1" + ")" * d + "\n"
     if r.random() < 0.3:
         cmd += 'S = "' + '" + "'.join(["a"] * r.choice([100, 20000])) + '"\n'
+    if r.random() < 0.3:  # keys Python refuses when it runs (unhashable)
+        cmd += r.choice(
+            ['ENV = {}\nENV[[1]] = "x"\n', 'ENV = {[1]: "x", "A": 1}\n', "ENV = {**{(1, [2]): 3}}\n"]
+        )
+        cmd += 'subprocess.run(["vllm", "serve", "m"], env=ENV)\n'
     run = r.choice(
         [
             f'subprocess.Popen(" ".join(cmd), shell=True, env={{"OPENAI_API_KEY": "{key}"}})\n',
