@@ -278,8 +278,8 @@ def _ome(p: _Plant) -> tuple[str, bytes]:
     )
     p.markers.append(f"MARK_ome_{p.case_id}h")
     deep = ""
-    if r.random() < 0.4:
-        d = r.choice([50, 500, 3000])
+    if r.random() < 0.25:  # past 100 levels the file is refused whole (usage error)
+        d = r.choice([20, 90, 500, 3000])
         deep = "        x-deep: " + "[" * d + "1" + "]" * d + "\n"
     runner = (
         "      runner:\n        name: ome-container\n        image: docker.io/lmsysorg/sglang:v0.5.5\n"
