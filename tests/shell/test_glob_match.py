@@ -98,7 +98,7 @@ def test_every_answer_equals_the_regex_on_random_patterns() -> None:
                 for op in ("/", "//", "/#", "/%"):
                     assert replaced(rx, s, "X", op) == _re_replaced(rx, s, "X", op), (pattern, s, op)
             compared += 1
-    assert compared > 2000
+    assert compared == 4461
 
 
 @pytest.mark.parametrize(
