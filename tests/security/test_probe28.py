@@ -8,6 +8,8 @@ import ast
 from pathlib import Path
 
 from argtrace.layers.transport.python_values import Unknown, Values
+from argtrace.redact import Redactor
+from argtrace.secret_detection import mask
 from tests.shell.bash_oracle import analyzed
 
 
@@ -37,3 +39,15 @@ def test_a_printf_width_past_one_word_leaves_the_value_unknown_and_the_server_fo
     script += 'python3 -m sglang.launch_server --served-model-name "$X" --port 1$Y'
     (server,) = analyzed(script, tmp_path).servers
     assert [w.text for w in server.argv[-4:]] == ["--served-model-name", None, "--port", None]
+
+
+def test_a_secret_named_in_the_script_is_masked_where_a_syntax_error_quotes_it(tmp_path: Path) -> None:
+    # before: bash cannot parse the script, so it was not evaluated and HF_TOKEN's value was not known; the
+    # SH001 evidence quoting line 4 showed it (fuzz case script-mut-2831-2, the mutator's copy of the value)
+    source = '#!/bin/bash\nexport HF_TOKEN=pwQMhxhe6frK0s\necho ok\nX="pwQMhxhe6frK0s\n'
+    redactor = Redactor()
+    redactor.learn_source(source)
+    assert redactor.text('X="pwQMhxhe6frK0s') == f'X="{mask("pwQMhxhe6frK0s")}'
+    wrapped = Redactor()
+    wrapped.learn_source("vllm serve m --api-key pwFIRSTpart\\\npwSECONDpart --tp 2\n")
+    assert "pwFIRSTpartpwSECONDpart" in wrapped.known

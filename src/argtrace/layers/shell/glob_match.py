@@ -12,7 +12,8 @@ which its callers report as a value or branch not known.
 The regex grammar read here is exactly what ``_glob_to_regex`` writes: literal characters (``re.escape``d
 or plain), ``[\\s\\S]`` (any character), a bracket class ``[...]`` (tested on one character with ``re``,
 which cannot backtrack there), ``(?:...)`` with ``?``, ``*`` or ``+`` after it, ``|``, and the ``!(...)``
-form ``(?!(?:...)\\Z)``. Any other text is :class:`NotAPattern`, and the caller falls back to ``re``."""
+form ``(?!(?:...)\\Z)``. Any other text is :class:`NotAPattern`, and its match is unknown (never seen: the
+differential test in tests/shell/test_glob_match.py reads 1,500 random patterns' regexes)."""
 
 from __future__ import annotations
 
