@@ -258,6 +258,7 @@ class Redactor:
         # for in them (see learn_source).
         self._sources: dict[str, tuple[str, list[int]] | None] = {}
         self._wrapped_checked: set[str] = set()
+        self._scanned: set[str] = set()  # source texts whose named secrets were learned
         self.learn_all(secrets)
 
     @property
@@ -317,7 +318,16 @@ class Redactor:
         a backslash (``--api-key sk-abc\\<newline>def``) reaches the server whole, but the file's lines are
         shown one by one (a fix's diff, shellcheck's evidence), and its second half on its line names no
         secret. Each piece is learned as secret when the whole is (probe of session 15: a diff showed the
-        tail of an ``--api-key`` wrapped that way)."""
+        tail of an ``--api-key`` wrapped that way).
+
+        A value the text writes under a secret's name (``export HF_TOKEN=...``, ``--api-key ...``) is learned
+        too: a script bash cannot parse is not evaluated, and a line quoted for its syntax error showed the
+        token with no name before it (``X="hf_...`` on the next line; the fuzzers of session 28)."""
+        if text not in self._scanned:
+            self._scanned.add(text)
+            # read as the shell reads it, lines continued by a backslash joined (their pieces: below)
+            wrapped = "\\\n" in text or "\\\r\n" in text
+            self.learn_all(secrets_in_text(_joined_lines(text)[0] if wrapped else text))
         if ("\\\n" in text or "\\\r\n" in text) and text not in self._sources:
             self._sources[text] = None  # joined on first need
             self._wrapped_checked.clear()

@@ -738,6 +738,18 @@ def _secret_case(rnd: random.Random, case_id: str) -> Case:
     return secret_generators.secrets_case(rnd, case_id)
 
 
+def _reader_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a kind of :mod:`tests.fuzz.reader_generators` (the readers of session 28)."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import reader_generators
+
+        made: Case = getattr(reader_generators, f"{kind}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -748,6 +760,8 @@ GENERATORS = {
     "why": _text_case("why"),
     "log-wrap": _text_case("log-wrap"),
     "secrets": _secret_case,
+    "readers": _reader_case("readers"),
+    "launchers": _reader_case("launchers"),
 }
 KINDS = tuple(GENERATORS)
 

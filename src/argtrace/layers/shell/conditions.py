@@ -13,6 +13,7 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.control import Control
 from argtrace.layers.shell.core import to_str
 from argtrace.layers.shell.ere import EreMatch, ere_from_word, ere_match
+from argtrace.layers.shell.glob_match import glob_fullmatch
 
 _REMATCH_UNKNOWN = EreMatch(
     None, None, "set by a `=~` test whether bash evaluated is not known statically (the other operand is not)"
@@ -178,7 +179,9 @@ class Conditions(Control):
                 pat = self.pattern_regex(rtok.raw, rtok.start)
                 if left is None or pat is None:
                     return None
-                m = re.fullmatch(pat, left, re.DOTALL) is not None
+                m = glob_fullmatch(pat, left)  # no backtracking; None past a bound of work
+                if m is None:
+                    return None
                 return m if nxt != "!=" else not m
             if nxt == "=~":
                 # the regex is the rest up to && / || / )

@@ -27,6 +27,7 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.expand import Expander
+from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, glob_fullmatch
 from argtrace.layers.shell.pattern_views import after_blanks_and_comments
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
@@ -621,19 +622,23 @@ class Control(Expander):
         for k in range(idx, len(items)):
             pats, _body, _term = items[k]
             match: bool | None = False
+            ran_out = False
             for p in pats:
                 if p is None or word is None:
                     match = None
                     continue
-                if re.fullmatch(p, word, re.DOTALL):
+                found = glob_fullmatch(p, word)  # no backtracking; None past a bound of work
+                if found is None:
+                    match, ran_out = None, True
+                    continue
+                if found:
                     match = True
                     break
             if match is True:
                 return self._run_case_body(word, items, k, value_node)
             if match is None:
-                reason = (
-                    f"`case {self._short(value_node)}` ({self.src.line_at(value_node.start_byte)}), "
-                    "whose value is not known statically"
+                reason = f"`case {self._short(value_node)}` ({self.src.line_at(value_node.start_byte)}), " + (
+                    f"where {TOO_MUCH_WORK}" if ran_out else "whose value is not known statically"
                 )
                 return self.fork(
                     [

@@ -31,6 +31,7 @@ from argtrace.layers.shell.core import (
     from_str,
     to_str,
 )
+from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
 from argtrace.layers.shell.holes import holed_text, take_holes
 from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
@@ -40,7 +41,6 @@ from argtrace.layers.shell.patterns import (
     PatternUnknown,
     _glob_to_regex,
     _has_glob,
-    _longest_match,
     _split_on_break,
     brace_expand,
     from_str_regex,
@@ -417,7 +417,7 @@ class Expander(Params):
                 for v in vals:
                     r = self._apply_op(p, v, at)
                     if r is None:
-                        return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+                        return [_Chunk(None, q, not q, self._op_unknown(raw))]
                     newvals.append(r)
                 vals = newvals
             return self._list_chunks(vals, q, star)
@@ -493,7 +493,7 @@ class Expander(Params):
             return [_Chunk(value, q, not q, "EMPTY" if value == "" else None)]
         r = self._apply_op(p, value, at)
         if r is None:
-            return [_Chunk(None, q, not q, f"`{raw}`: operand not known statically")]
+            return [_Chunk(None, q, not q, self._op_unknown(raw))]
         return [_Chunk(r, q, not q)]
 
     def _list_chunks(self, vals: list[str], q: bool, star: bool) -> list[_Chunk]:
@@ -552,7 +552,25 @@ class Expander(Params):
         except PatternUnknown:
             return None
 
+    def _op_unknown(self, raw: str) -> str:
+        """Why ``raw``, an expansion with an operator, is not known: the last match ran out of its steps,
+        or an operand is unknown."""
+        if self.match_ran_out:
+            return f"`{raw}`: {TOO_MUCH_WORK}"
+        return f"`{raw}`: operand not known statically"
+
+    # set by _apply_op when its pattern match ran out of steps (glob_match.WORK_LIMIT)
+    match_ran_out = False
+
     def _apply_op(self, p: W.Param, value: str, at: str) -> str | None:
+        self.match_ran_out = False
+        try:
+            return self._apply_op_to(p, value, at)
+        except TooMuchWork:
+            self.match_ran_out = True
+            return None
+
+    def _apply_op_to(self, p: W.Param, value: str, at: str) -> str | None:
         op = p.op
         if op == ":":
             try:
@@ -574,19 +592,9 @@ class Expander(Params):
             pat = self._pattern(p.arg or "", at)
             if pat is None:
                 return None
-            s = to_str(value)
-            rx = re.compile(from_str_regex(pat), re.DOTALL)
-            if op in ("#", "##"):
-                rng = range(0, len(s) + 1) if op == "#" else range(len(s), -1, -1)
-                for k in rng:
-                    if rx.fullmatch(s[:k]):
-                        return from_str(s[k:])
-                return value
-            rng = range(len(s), -1, -1) if op == "%" else range(0, len(s) + 1)
-            for k in rng:
-                if rx.fullmatch(s[k:]):
-                    return from_str(s[:k])
-            return value
+            # matched without backtracking, and unknown past a bound of work (glob_match.py)
+            cut = trimmed(from_str_regex(pat), to_str(value), op)
+            return None if cut is None else from_str(cut)
         if op in ("/", "//", "/#", "/%"):
             pat = self._pattern(p.arg or "", at)
             rep = self._expand_operand(p.arg2 or "", at) if p.arg2 is not None else ""
@@ -598,30 +606,8 @@ class Expander(Params):
                 # an empty pattern matches the empty string at the anchor: `"${@/#/--gpu=}"` prefixes each
                 # word; unanchored it replaces nothing (bash's pattern substitution)
                 return from_str(reps + s) if op == "/#" else from_str(s + reps) if op == "/%" else value
-            rxs = from_str_regex(pat)
-            if op == "/#":
-                m = _longest_match(rxs, s, anchored_start=True)
-                return from_str(reps + s[m:]) if m is not None else value
-            if op == "/%":
-                for k in range(0, len(s) + 1):
-                    if re.fullmatch(rxs, s[k:], re.DOTALL):
-                        return from_str(s[:k] + reps)
-                return value
-            out: list[str] = []
-            i = 0
-            done = False
-            while i <= len(s):
-                m2 = None if done else _longest_match(rxs, s[i:], anchored_start=True)
-                if m2 is not None and m2 > 0:
-                    out.append(reps)
-                    i += m2
-                    if op == "/":
-                        done = True
-                    continue
-                if i < len(s):
-                    out.append(s[i])
-                i += 1
-            return from_str("".join(out))
+            done = replaced(from_str_regex(pat), s, reps, op)
+            return None if done is None else from_str(done)
         if op in ("^^", "^", ",,", ","):
             s = to_str(value)
             if p.arg:

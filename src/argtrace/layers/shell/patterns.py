@@ -13,7 +13,14 @@ from argtrace.layers.shell.core import _BREAK, _Chunk, to_str
 
 
 class PatternUnknown(Exception):
-    """A pattern whose meaning argtrace does not translate (``!(...)`` before more of the pattern)."""
+    """A pattern whose meaning argtrace does not translate (``!(...)`` before more of the pattern, groups
+    nested deeper than MAX_GROUP_DEPTH)."""
+
+
+# extglob groups nested in one another: deeper, a pattern is not translated (its match is unknown). Real
+# scripts nest two or three; the fuzzers' 1,000 raised RecursionError here, and each level multiplies what
+# a match costs (glob_match.py)
+MAX_GROUP_DEPTH = 16
 
 
 _EXTGLOB_REGEX = {"@": "(?:{})", "?": "(?:{})?", "*": "(?:{})*", "+": "(?:{})+"}
@@ -43,7 +50,9 @@ def _glob_to_regex(chunks: Sequence[tuple[str, bool]], extglob: bool = True) -> 
     return _translate(chars, extglob, at_end=True)
 
 
-def _translate(chars: Sequence[tuple[str, bool]], extglob: bool, at_end: bool) -> str:
+def _translate(chars: Sequence[tuple[str, bool]], extglob: bool, at_end: bool, depth: int = 0) -> str:
+    if depth > MAX_GROUP_DEPTH:
+        raise PatternUnknown
     out: list[str] = []
     i = 0
     n = len(chars)
@@ -63,7 +72,7 @@ def _translate(chars: Sequence[tuple[str, bool]], extglob: bool, at_end: bool) -
                 continue
             alts, j = group
             last = at_end and j + 1 == n
-            body = "|".join(_translate(a, extglob, at_end=last) for a in alts)
+            body = "|".join(_translate(a, extglob, at_end=last, depth=depth + 1) for a in alts)
             if c == "!":
                 if not last:
                     raise PatternUnknown
@@ -325,10 +334,3 @@ def _split_on_break(chunks: list[_Chunk]) -> list[list[_Chunk]]:
 def from_str_regex(rx: str) -> str:
     """Patterns are built from latin-1 text; matching happens on real strings."""
     return to_str(rx) if not rx.isascii() else rx
-
-
-def _longest_match(rx: str, s: str, anchored_start: bool) -> int | None:
-    for k in range(len(s), -1, -1):
-        if re.fullmatch(rx, s[:k], re.DOTALL):
-            return k
-    return None

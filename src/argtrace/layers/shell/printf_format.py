@@ -10,13 +10,17 @@ format is used again while arguments remain, a missing argument being "" (or 0).
 None where bash's answer is not computed here: another conversion (``%a``, ``%(fmt)T``), an argument that
 is not a number where a number is wanted (bash prints part of it and fails), ``%q`` of a text with a
 control character or a non-ASCII one (bash then picks ``$'...'`` by the locale), ``%#o``/``%#x`` style
-alternate forms."""
+alternate forms. A width or precision over ``MAX_WORD_BYTES`` (``%999999999s``, ``%*d`` with a huge
+argument), or an output over it, is not computed either: one word beyond it cannot reach a server (execve
+refuses one argument over 128 KiB, core.py), and Python would build the text whole first (a 1 GB string for
+``%999999999s``; ``MemoryError`` past that)."""
 
 from __future__ import annotations
 
 import re
 
 from argtrace.layers.shell import wordparts as W
+from argtrace.layers.shell.core import MAX_WORD_BYTES
 
 _SPEC = re.compile(r"%([-+ #0]*)(\*|[0-9]+)?(?:\.(\*|[0-9]*))?([a-zA-Z%])")
 _INTEGER = re.compile(r"\s*([+-]?)(0[xX][0-9a-fA-F]+|0[0-7]*|[1-9][0-9]*)")
@@ -36,10 +40,14 @@ def printf_output(fmt: str, args: list[str]) -> str | None:
     out: list[str] = []
     queue = list(args)
     taken = 0
+    size = 0
     try:
         while True:
-            used_before = taken
+            used_before, pieces_before = taken, len(out)
             taken = _one_pass(fmt, queue, taken, out)
+            size += sum(map(len, out[pieces_before:]))
+            if size > MAX_WORD_BYTES:
+                raise _Unknown  # the format used again for each of very many arguments
             if taken >= len(queue) or taken == used_before:
                 break
     except _Unknown:
@@ -105,6 +113,8 @@ def _convert(flags: str, width: str | None, precision: str | None, conv: str, ar
         flags, spec_width = flags + "-", width[1:]
     if precision is not None and precision.startswith("-"):  # a negative `*` precision: as if none
         precision = None
+    if int(spec_width or "0") > MAX_WORD_BYTES or int(precision or "0") > MAX_WORD_BYTES:
+        raise _Unknown
     prec = "" if precision is None else "." + (precision or "0")
     if conv in "sbqc":
         if "#" in flags or "+" in flags:
