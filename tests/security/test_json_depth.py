@@ -33,7 +33,10 @@ OWN_DATA = {
     "frameworks/entrypoints.py": 2,
     "frameworks/env_aliases.py": 1,  # frameworks/data/env_prefix_aliases.json
     "frameworks/feature_pairs.py": 1,
-    "frameworks/flag_replacements.py": 1,  # frameworks/data/flag_replacements.json
+    "frameworks/flag_replacements.py": 2,  # frameworks/data/flag_replacements.json, vllm_forwarded_flags.json
+    "frameworks/vllm_aiter.py": 1,  # frameworks/data/vllm_aiter_switches.json
+    "layers/moe_all2all.py": 1,  # frameworks/data/vllm_all2all.json
+    "layers/transport/kube_exec.py": 1,  # data/kubectl_exec_options.json
     "frameworks/kserve_hf.py": 1,
     "frameworks/trl_vllm_serve.py": 1,
     "frameworks/model_caps.py": 1,  # frameworks/data/model_caps/<framework>.json.gz

@@ -170,3 +170,15 @@ def test_a_variable_keeps_the_holes_of_its_text(name: str, tmp_path: Path) -> No
 def test_a_variable_assigned_again_forgets_the_old_holes(tmp_path: Path) -> None:
     script = f'ip=$(hostip)\nCMD="{SERVER} --host $ip --port 1"\nCMD=$(hostip)\nbash -c "$CMD"'
     assert analyzed(script, tmp_path).servers == []
+
+
+@pytest.mark.parametrize("grow", ['X="a$X$X"', "X=$X$X", 'X="$X b $X"'])
+def test_a_doubling_text_of_holes_stops_at_a_bound(grow: str, tmp_path: Path) -> None:
+    """`X=$X$X` over an unknown X doubled a text of holes at each line until memory ran out (session 28's
+    probe_limits test caught it): past MAX_HOLES holes or HOLED_MAX characters the value is only unknown."""
+    script = "X=$(hostip)\n" + f"{grow}\n" * 64 + f'bash -c "{SERVER} --served-model-name $X"'
+    (server,) = analyzed(script, tmp_path).servers
+    assert server.argv[-1].text is None
+    assert (server.argv[-1].origin.reason or "").startswith(
+        "command substitution `$(hostip)` runs only at run time"
+    )

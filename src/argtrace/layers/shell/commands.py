@@ -319,7 +319,7 @@ class Commands(FastPaths):
         self.set_var(
             name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local, **attrs
         )
-        if holed is not None and holed[0] != HOLE:  # a value wholly unknown keeps its own reason
+        if holed is not None:  # (a value wholly unknown has no holed text: it keeps its own reason)
             var = self.lookup(name)
             if var is not None and not var.known:
                 self.holed_values[id(var)] = (var, holed[0], holed[1])

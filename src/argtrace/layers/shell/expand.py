@@ -32,7 +32,7 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
-from argtrace.layers.shell.holes import holed_text, take_holes
+from argtrace.layers.shell.holes import holed_text, holes_fit, take_holes
 from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
@@ -777,7 +777,7 @@ class Expander(Params):
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
                 if c.split:
                     cur["reason_split"] = True
-                elif c.holed is not None:  # a variable's text known but for its own holes
+                elif c.holed is not None and holes_fit(cur, c):  # a variable's text known but for its holes
                     cur["pieces"].append(c.holed)
                     cur.setdefault("holes", []).extend(c.holes)
                 else:  # one piece of this field whatever its value: a hole in a known text
@@ -802,6 +802,10 @@ class Expander(Params):
                 continue
             queue: list[tuple[str | None, str]] | None = None
             if c.text is None:  # an unquoted variable known but for its holes (`$CMD`): its text is split
+                if not self.expanded(len(c.holed or ""), at):  # within the script's expansion budget
+                    cur = cur or new_field()
+                    cur["reason"], cur["no_holes"] = cur["reason"] or c.reason, True
+                    continue
                 text, queue = c.holed or "", list(c.holes)
             else:
                 text = c.text or ""

@@ -31,25 +31,49 @@ def take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, 
         field["hole_split"] = True
 
 
+# A holed text is a launch command's size: past these it is only unknown (`X=$X$X` over an unknown X would
+# double a text of holes at each line; session 28's fuzzing found it)
+HOLED_MAX = 64 * 1024
+MAX_HOLES = 64
+
+
+def holes_fit(field: dict[str, Any], chunk: _Chunk) -> bool:
+    """Whether ``chunk``'s holed text may join ``field``'s (within HOLED_MAX and MAX_HOLES); when not, the
+    field is unknown without a holed text."""
+    size = field.get("holed_size", 0) + len(chunk.holed or "")
+    if size > HOLED_MAX or len(field.get("holes", ())) + len(chunk.holes) > MAX_HOLES:
+        field["no_holes"] = True
+        return False
+    field["holed_size"] = size
+    return True
+
+
 def holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str], ...]] | None:
     """An assigned value's text with a HOLE for each expansion not known statically, and the holes; None
-    when a word break (`$@`) or an empty list is among the chunks."""
+    when a word break (`$@`) or an empty list is among the chunks, when nothing of it is known, or past
+    HOLED_MAX characters or MAX_HOLES holes."""
     pieces: list[str] = []
     holes: list[tuple[str | None, str]] = []
+    size = 0
     for c in chunks:
         if c is _BREAK or c.reason == "EMPTY_AT":
             return None
         if c.text is not None:
-            pieces.append(c.text)
+            piece = c.text
         elif c.holed is not None:
-            pieces.append(c.holed)
+            piece = c.holed
             holes.extend(c.holes)
         else:
-            pieces.append(HOLE)
+            piece = HOLE
             holes.append(
                 (to_str(c.source) if c.source is not None else None, c.reason or "not known statically")
             )
-    return "".join(pieces), tuple(holes)
+        size += len(piece)
+        if size > HOLED_MAX or len(holes) > MAX_HOLES:
+            return None
+        pieces.append(piece)
+    text = "".join(pieces)
+    return (text, tuple(holes)) if text.strip(HOLE) else None
 
 
 def _quote_states(holed: str) -> list[str]:
