@@ -52,3 +52,14 @@ def test_release_spans_follow_each_bundled_list_they_are_given() -> None:
     assert describe_releases(["0.1", "0.3", "0.4"], first) == "0.1, 0.3, 0.4"
     assert describe_releases([], first) == "none of the bundled releases"
     assert describe_releases(["9.9", "0.1", "0.2"], first) == "9.9, 0.1, 0.2"
+
+
+def test_the_releases_reading_a_variable_are_answered_once_per_name_and_equal_a_fresh_answer() -> None:
+    from argtrace.frameworks.release_index import release_index
+
+    index = release_index("sglang")
+    for name in ("SGL_ENABLE_JIT_DEEPGEMM", "SGLANG_ENABLE_JIT_DEEPGEMM", "SGLANG_NO_SUCH_VARIABLE", "SGL_X"):
+        first = index.releases_knowing_env(name)
+        assert first == index._releases_reading(name)
+        assert index.releases_knowing_env(name) is first  # kept: the same answer object
+    assert index.releases_knowing_env("SGLANG_NO_SUCH_VARIABLE") == ()
