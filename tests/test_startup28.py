@@ -4,6 +4,10 @@ describes, computed once per input instead of once per question."""
 from __future__ import annotations
 
 import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 from argtrace.frameworks import entrypoints
 from argtrace.frameworks.release import describe_releases
@@ -63,3 +67,60 @@ def test_the_releases_reading_a_variable_are_answered_once_per_name_and_equal_a_
         assert first == index._releases_reading(name)
         assert index.releases_knowing_env(name) is first  # kept: the same answer object
     assert index.releases_knowing_env("SGLANG_NO_SUCH_VARIABLE") == ()
+
+
+def test_each_producer_module_s_codes_equal_its_table_and_a_code_gets_the_whole_table_s_producer() -> None:
+    # registry.py imports a producer module only for a finding whose code it produces: the code sets it
+    # decides by must be the modules' own tables, and the producer found the one the whole table gives
+    # (a later table's producer wins a code, as the merged table always had it)
+    from argtrace.fixes import edits, flags, registry, supervisor, values, words
+
+    assert registry.WORD_CODES == set(words.WORD_PRODUCERS)
+    assert registry.VALUE_CODES == set(values.VALUE_PRODUCERS)
+    assert registry.FLAG_CODES == set(flags.FLAG_PRODUCERS)
+    assert registry.SUPERVISOR_CODES == set(supervisor.SUPERVISOR_PRODUCERS)
+    assert registry.MANIFEST_CODES == set(values.MANIFEST_PRODUCERS)
+    whole = {
+        **edits.LINE_PRODUCERS,
+        **words.WORD_PRODUCERS,
+        **values.VALUE_PRODUCERS,
+        **flags.FLAG_PRODUCERS,
+        **supervisor.SUPERVISOR_PRODUCERS,
+    }
+    assert registry.producers() == whole
+    assert all(registry.producer_of(code) is producer for code, producer in whole.items())
+    assert registry.producer_of("SH999") is None and registry.producer_of("SC2086") is None
+    notes = {**edits.LINE_NOTES, **words.WORD_NOTES, **values.VALUE_NOTES, **flags.FLAG_NOTES}
+    assert registry.edit_notes() == {**notes, **supervisor.SUPERVISOR_NOTES}
+
+
+def test_a_check_whose_findings_no_producer_module_makes_imports_none_of_them(tmp_path: Path) -> None:
+    # the shipped example's findings (SH004, SC2086, PR011, PA005) are edits.py's or have no producer: its
+    # check, fixes verified, leaves the other producer modules and the second pass (settings.py) unread
+    example = Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh"
+    code = (
+        "import io, json, sys\n"
+        "from argtrace.cli import main\n"
+        "out, sys.stdout = sys.stdout, io.StringIO()\n"
+        f"status = main(['check', '--format', 'json', '--no-resolve', {str(example)!r}, '0', '30000'])\n"
+        "report, sys.stdout = sys.stdout.getvalue(), out\n"
+        "codes = sorted(f['code'] for f in json.loads(report)['findings'])\n"
+        "print(json.dumps([codes, sorted(m for m in sys.modules if m.startswith('argtrace.fixes.'))]))\n"
+    )
+    src = Path(__file__).resolve().parent.parent / "src"
+    env = {**os.environ, "ARGTRACE_WARM": "0", "PYTHONPATH": str(src), "XDG_CACHE_HOME": str(tmp_path)}
+    env.pop("ARGTRACE_CACHE_DIR", None), env.pop("ARGTRACE_DATA_CACHE", None)
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=tmp_path, check=True
+    )
+    codes, modules = json.loads(done.stdout.strip().splitlines()[-1])
+    assert [c for c in codes if c != "SC2086"] == ["PA005", "PR011", "SH004"]  # SC2086: with shellcheck
+    assert modules == [
+        "argtrace.fixes.apply",
+        "argtrace.fixes.attach",
+        "argtrace.fixes.edits",
+        "argtrace.fixes.environment",
+        "argtrace.fixes.files",
+        "argtrace.fixes.registry",
+        "argtrace.fixes.verify",
+    ]
