@@ -124,3 +124,20 @@ def test_a_check_whose_findings_no_producer_module_makes_imports_none_of_them(tm
         "argtrace.fixes.registry",
         "argtrace.fixes.verify",
     ]
+
+
+def test_a_schemas_config_dataclasses_are_each_dest_s_entry_of_its_converter_file() -> None:
+    # looked up once per schema instance (cold28): the same answer as reading the converter file's table
+    from argtrace.frameworks.schema import _converter_data, load_schema
+
+    seen = 0
+    for framework, version in (("vllm", "0.33.0"), ("vllm", "0.11.0"), ("sglang", "0.5.19")):
+        schema = load_schema(framework, version)
+        table = _converter_data(framework, version).get("dataclasses") or {}
+        for spec in (*schema.options, *schema.positionals, *[type("S", (), {"dest": d})() for d in table]):
+            info = table.get(spec.dest)
+            expected = info if isinstance(info, dict) and isinstance(info.get("fields"), list) else None
+            assert schema.config_dataclass(spec.dest) == expected
+            seen += expected is not None
+    assert seen > 0
+    assert load_schema("vllm", "0.33.0").config_dataclass("no_such_dest") is None
