@@ -141,3 +141,31 @@ def test_a_schemas_config_dataclasses_are_each_dest_s_entry_of_its_converter_fil
             seen += expected is not None
     assert seen > 0
     assert load_schema("vllm", "0.33.0").config_dataclass("no_such_dest") is None
+
+
+def test_checks_in_one_process_each_get_the_release_answer_of_their_own_flags_and_variables() -> None:
+    # what is kept between checks of one process (a fix's re-check, a warm process's commands) is keyed by
+    # the flag or variable name: a launch whose flag or variable changes gets the answer for the new one,
+    # and asking again for the first launch gives its first answer
+    from argtrace.check import run_check
+    from argtrace.check_options import CheckOptions
+
+    def decided(command: str) -> tuple[tuple[str, ...] | None, list[str]]:
+        options = CheckOptions(
+            script=None, script_args=(), command_string=command, env={}, run_shellcheck=False, resolve=False
+        )
+        report = run_check(options)
+        pr011 = [f.message for f in report.findings if f.code == "PR011"]
+        return report.framework.accepted_by, pr011
+
+    plain = "python3 -m sglang.launch_server --model-path /m --tp-size 1"
+    flag = plain + " --mamba-scheduler-strategy extra_buffer"
+    variable = "SGL_ENABLE_JIT_DEEPGEMM=1 SGLANG_ENABLE_SPEC_V2=1 " + plain
+    first = decided(plain)
+    with_flag = decided(flag)
+    with_variable = decided(variable)
+    assert first[0] is not None and with_flag[0] is not None and with_variable[0] is not None
+    assert set(with_flag[0]) < set(first[0]) and set(with_variable[0]) < set(first[0])
+    assert with_flag[0] != with_variable[0]
+    assert "--mamba-scheduler-strategy" in with_flag[1][0] and "--mamba-scheduler-strategy" not in first[1][0]
+    assert decided(plain) == first and decided(flag) == with_flag and decided(variable) == with_variable
