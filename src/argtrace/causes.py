@@ -453,6 +453,14 @@ def _exec_form_shell_words(links: _Links, report: Report) -> None:
             continue
         tail = set(argv[argv.index(word) :])
         for j, f in enumerate(findings):
+            if (
+                f.layer == "parser"
+                and f.code != "PA001"
+                and repr(word) in f.message
+                and _path_line(f.at) == where
+            ):
+                links.link(j, i)  # a flag's value refused as given: `invalid int value: '${PORT:-30000}'`
+                continue
             refused = _REFUSED.match(f.message) if f.code == "PA001" else None
             if refused is None or _path_line(f.at) != where:
                 continue

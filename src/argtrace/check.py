@@ -181,12 +181,18 @@ def run_check(options: CheckOptions) -> Report:
     named_makefile = is_makefile(source.label, source.data)
     named_markdown = False
     if options.command_string is None and python is None and not named_makefile:
-        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script
+        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script, server_yaml_blocks
 
         # a Markdown page (README.md) is text around code blocks: its shell blocks that start a server are
         # the script, its prose is not (read as bash, a heading's `(` was SH001 and a prose flag SH004)
         if named_markdown := is_markdown(source.label, source.data):
-            source = ScriptSource(label=label, data=server_blocks_script(source.data), path=path)
+            blocks = server_blocks_script(source.data)
+            stream = None if blocks.strip() else server_yaml_blocks(source.data)
+            if stream is not None and manifest_kind(stream) is not None:
+                # no shell block starts a server but a yaml block does (a dstack example page): the manifest
+                source, named_markdown = ScriptSource(label=label, data=stream, path=path), False
+            else:
+                source = ScriptSource(label=label, data=blocks, path=path)
     sniff = options.command_string is None and python is None and not named_makefile and not named_markdown
     kind = manifest_kind(source.data) if sniff else None
     if kind is not None:
@@ -274,8 +280,10 @@ def run_check(options: CheckOptions) -> Report:
     # SH011 (a background start whose PID is not kept) is the shell's: Popen returns the process to Python
     # SH018 (a word not known statically) is said in Python's terms by TP094, with the same reason
     dropped = {"SH011", "SH018"} if python is not None else set()
+    # a container's `sglang --model-path M` (TP104) says what started instead of a server, as SH019 would
+    no_server = bool(transport.servers) or any(f.code == "TP104" for f in transport.findings)
     report.findings.extend(
-        f for f in shell.findings if not (f.code == "SH019" and transport.servers) and f.code not in dropped
+        f for f in shell.findings if not (f.code == "SH019" and no_server) and f.code not in dropped
     )
     report.findings.extend(transport.findings)
     if transport.hops or transport.uploads:
@@ -283,9 +291,15 @@ def run_check(options: CheckOptions) -> Report:
     if python is not None:
         report.findings.extend(python.findings)
         report.sections.update(python.section)
+    servers = [*shell.servers, *transport.servers]
+    if python is not None and python.image is not None:
+        from dataclasses import replace
+
+        # a Modal app's servers run in the image it is built from (`modal.Image.from_registry(REF)`)
+        servers = [s if s.image is not None else replace(s, image=python.image) for s in servers]
     return _check_servers(
         report,
-        [*shell.servers, *transport.servers],
+        servers,
         source.label,
         options,
         transport,
@@ -717,6 +731,13 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
 
     results.append(ngram_trie(report))
+    from argtrace.layers.rank_placement import rank_placement, router_replicas_over_nodes
+
+    results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts
+    results.append(router_replicas_over_nodes(report, options.server))  # RS067: one node's DP replicas
+    from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
+
+    results.append(moe_all2all(report))
     return results
 
 

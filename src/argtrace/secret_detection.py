@@ -297,12 +297,18 @@ def _named_is_secret(m: re.Match[str]) -> bool:
 
 # Words that follow a flag in prose, argtrace's own messages first (`--hf-token is a vLLM flag`): after
 # `--flag ` (a blank, not `=`) they are the sentence, not the flag's value. Read as values they were masked
-# there and, once known, as whole words everywhere else in the report (session 13's probe). A launch's own
+# there and, once known, as whole words everywhere else in the report (session 13's probe; session 28's:
+# PA013's "the value of --api-key comes from $(KEY)" masked every "comes" of the report). A launch's own
 # `--api-key is` is still masked: its words are read by position (argv_secrets), not by this shape.
+# tests/security/test_redactor.py checks that each word argtrace's own messages put after a flag is here.
 _PROSE_AFTER_FLAG = frozenset(
     {"is", "are", "was", "were", "has", "have", "had", "and", "or", "not", "the", "a", "an", "to", "of", "in",
      "on", "at", "with", "without", "takes", "given", "set", "also", "only", "must", "which", "that", "when",
-     "from", "for", "as", "by", "but", "if", "then", "now", "no", "can", "cannot", "does", "do", "did"}
+     "from", "for", "as", "by", "but", "if", "then", "now", "no", "can", "cannot", "does", "do", "did",
+     "comes", "becomes", "gets", "goes", "may", "might", "will", "would", "should", "could", "needs", "names",
+     "never", "nothing", "once", "reaches", "runs", "sets", "together", "where", "while", "works", "loses",
+     "literally", "installed", "keeps", "stays", "changes", "wins", "overrides", "follows", "expects",
+     "requires", "accepts", "value", "extra", "line", "exec", "unset"}
 )  # fmt: skip
 
 

@@ -54,7 +54,9 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # (RS038), or read a flag against the release's registry (RS054) or a variable against the front end's
 # fallback (RS065) or against what the release's engine does to it after parsing (RS059, RS060), or an
 # explicit CUDA graph capture maximum against the release's grid (RS069) or a value against a configuration
-# field's bound (RS070), or an NGRAM trie's capacity against its depth (RS066), and never read the GPU: an
+# field's bound (RS070), or an NGRAM trie's capacity against its depth (RS066), or the parallel sizes
+# against the nodes they are placed on (RS067, RS071), or an all-to-all backend against the parallel layout
+# and the release's removed backends (RS068, RS072), and never read the GPU: an
 # assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
@@ -76,8 +78,12 @@ GPU_FREE = frozenset(
         "RS061",
         "RS065",
         "RS066",
+        "RS067",
+        "RS068",
         "RS069",
         "RS070",
+        "RS071",
+        "RS072",
     }
 )
 

@@ -130,8 +130,10 @@ def test_a_needle_is_in_every_line_its_signature_matches() -> None:
     # vllm-api-server-proc-died; logs20: the five router entries (LG015), nccl-watchdog-collective-timeout;
     # logs21: gloo-monitored-barrier-rank0; logs25: vllm-engine-core-hit-exception,
     # vllm-worker-failed-with-error, vllm-engine-core-proc-died; logs26: vllm-no-kv-cache-memory lost its
-    # needle (it also reads the negative ``Available KV cache memory: -0.83 GiB`` its check raises on)
-    assert sum(1 for sig in catalog.signatures if sig.needle) == 54
+    # needle (it also reads the negative ``Available KV cache memory: -0.83 GiB`` its check raises on);
+    # logs28: compiled-extension-torch-abi, compiled-extension-cuda-driver-symbol, cuda-no-kernel-image
+    # (cuda-illegal-memory-access has none: two alternatives)
+    assert sum(1 for sig in catalog.signatures if sig.needle) == 57
     lines = []
     for path in sorted((REPO / "tests" / "data").rglob("*.log")):
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():

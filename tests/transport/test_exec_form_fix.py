@@ -55,3 +55,34 @@ def test_other_shell_syntax_keeps_the_generic_fix(tmp_path: Path) -> None:
         'services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.0\n    command: ["m", "&&", "echo"]\n',
     )
     assert found["fix"].startswith("Run a shell explicitly when you need one")
+
+
+def test_compose_string_command_runs_no_shell_either(tmp_path: Path) -> None:
+    """A `command:` string is split into words by compose itself (no `sh -c`), so `$${PORT:-30000}` reaches
+    the server as the characters `${PORT:-30000}`: TP013, and argparse's refusal of the value follows from it
+    (one cause, one finding)."""
+    text = (
+        "services:\n  sglang:\n    image: lmsysorg/sglang:v0.5.10.post1\n"
+        "    command: python3 -m sglang.launch_server --model-path m --port $${PORT:-30000}\n"
+    )
+    (tmp_path / "compose.yaml").write_text(text)
+    report = run_cli(["check", "--format", "json", "--no-resolve", "compose.yaml"], cwd=tmp_path).json
+    (found,) = [f for f in report["findings"] if f["severity"] == "error"]
+    assert found["code"] == "TP013"
+    assert found["message"] == (
+        "service sglang's `command:` string is an exec-form argv: no shell runs it, so '${PORT:-30000}' is "
+        "passed to the program as a literal argument"
+    )
+    assert [(c["code"], c["message"]) for c in found["consequences"]] == [
+        ("PA010", "argument --port: invalid int value: '${PORT:-30000}' (argparse exit 2)")
+    ]
+
+
+def test_compose_string_through_a_shell_is_left_alone(tmp_path: Path) -> None:
+    text = (
+        "services:\n  sglang:\n    image: lmsysorg/sglang:v0.5.10.post1\n"
+        '    command: bash -c "python3 -m sglang.launch_server --model-path m --port $${PORT:-30000}"\n'
+    )
+    (tmp_path / "compose.yaml").write_text(text)
+    report = run_cli(["check", "--format", "json", "--no-resolve", "compose.yaml"], cwd=tmp_path).json
+    assert [f["code"] for f in report["findings"] if f["severity"] in ("error", "warning")] == []

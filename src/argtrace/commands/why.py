@@ -71,6 +71,10 @@ def _shown(setting: Mapping[str, Any]) -> str:
     return f"{flag} (its {', '.join(fields)})" if fields else flag
 
 
+# words a message uses to say its own condition cannot hold: reaching it is the code's bug, not a value's
+_BUG_SAID = re.compile(r"\b(?:should (?:not|never) (?:happen|occur)|this is a bug|indicates a bug)\b", re.I)
+
+
 def _avoid(group: Mapping[str, Any]) -> str:
     """How to avoid the message, from its kind, condition and settings."""
     cond = group["condition"]
@@ -126,6 +130,17 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"this reports {caught} raised by the code it wraps; the text after the message is the cause "
             "(fix that)" + change
         )
+    impossible = _BUG_SAID.search(_PLACEHOLDER.sub(" ", str(group["message"])))
+    if impossible and cond:
+        # SGLang's EAGLE "length of new_indices: {n} != length of topk_p: {m}, this should not happen"
+        # (sglang#14368): its own code says the state is impossible, so reaching it is the release's bug
+        verb = "decides" if len(flags) == 1 else "decide"
+        chose = f"; {', '.join(flags)} only {verb} whether the check runs or how it reports" if flags else ""
+        return (
+            f"{what} in {group['function']} on a state its own code says is impossible (its message: "
+            f"{impossible.group(0)!r}): a bug of the release, not a setting's value: a release with the "
+            f"fix, or its issue tracker{chose}"
+        )
     reads = list(group.get("reads") or ())
     outer = [c for c in group["conditions"][:-1] if not _on_device(c, reads) and not c.startswith("except")]
     # an elif chain's "not (backend == X)" conditions hold on the way; the chosen branch's test is the one
@@ -173,7 +188,7 @@ def group_matches(
     every: bool,
     prefer: Sequence[Preferred] = (),
 ) -> list[dict[str, Any]]:
-    from argtrace.layers.log.sites import settings_of
+    from argtrace.layers.log.sites import named_locals, settings_of
     from argtrace.layers.resolution import fix_hint
     from argtrace.resolver.message_store import indexed_releases, is_library
 
@@ -234,6 +249,15 @@ def group_matches(
             if not is_library(site.framework)
             else library_settings(site.framework, site.parts, text, framework)[0]
         )
+        had = {s["name"] for s in group["settings"]}
+        # a local the message names too, unless a setting of that name was found (the message's own flag:
+        # vLLM 0.7's "num_speculative_tokens was provided without speculative_model")
+        extra = [e for e in named_locals(site.conditions, site.template, reads) if e[5:] not in had]
+        if extra and not is_library(site.framework):
+            # after the settings found without it (the text's placeholders name them when the reads name
+            # none: "with ... backend" for --attention-backend), so those stay first
+            more = settings_of(site.framework, newest, reads + extra, site.template, "", site.function)
+            group["settings"] += [s for s in more if s["name"] not in had]
     for group in out:
         group["releases"] = sort_releases(group["releases"])
         order = {v: i for i, v in enumerate(group["releases"])}

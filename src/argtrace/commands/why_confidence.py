@@ -73,6 +73,16 @@ FOREIGN_WORDINGS = (
         "https://github.com/vllm-project/vllm/issues/31018",
     ),
     Wording(
+        # vllm#36771: LMCache's c_ops built against another PyTorch than vllm-openai:v0.17.0's (a _ZN3c10...
+        # symbol is PyTorch's c10): the extension and the torch it loads into do not fit
+        "the dynamic loader: a compiled extension needs a symbol the libraries it loads against lack, so it "
+        "was built against another release of them (a _ZN3c10/_ZN2at symbol is PyTorch's: a build of the "
+        "package named in the path for the installed torch, or the torch it was built for); no server "
+        "setting",
+        r"(?:[^\s:'\"]*\.so[.\d]*: )?undefined symbol: \S+",
+        "https://github.com/vllm-project/vllm/issues/36771",
+    ),
+    Wording(
         "pip: no release of a requirement fits this environment",
         r"Could not find a version that satisfies the requirement|No matching distribution found for",
         "https://github.com/sgl-project/sglang/issues/3561",
@@ -114,7 +124,10 @@ FOREIGN_WORDINGS = (
         "architecture (its DeepSeek-V4 hyper-connection and MQA-logits kernels were built for SM90/SM100 "
         "only; SM120/SM121 and older GPUs lack them): a DeepGEMM, server or image built with kernels for "
         "this GPU, or another GPU; no server setting makes the kernel exist",
-        r"(?i)deep_?gemm[\w./-]*:\d+\):?\s*Unsupported architecture",
+        # also with only DeepGEMM's own source path in the assert (csrc/apis/attention.hpp:211: DeepSeek-V4's
+        # paged MQA logits metadata on SM120, sglang#23657)
+        r"(?i)deep_?gemm[\w./-]*:\d+\):?\s*Unsupported architecture"
+        r"|\(csrc/apis/\w+\.hpp:\d+\):?\s*Unsupported architecture",
         "https://github.com/sgl-project/sglang/issues/25877",
     ),
     Wording(
@@ -370,6 +383,9 @@ def origin_of(text: str) -> dict[str, str] | None:
     weight = origin_of_weight(text)  # Python's KeyError on a checkpoint tensor's name (why_weights)
     if weight is not None:
         return weight
+    plugin = plugin_package(text)
+    if plugin is not None:
+        return {"origin": plugin, "basis": "frames", "evidence": f"innermost frame in {plugin}/"}
     checkout = checkout_package(text)  # after Python's own words: they say more than whose code it was
     if checkout is not None:
         return {
@@ -413,6 +429,50 @@ def checkout_package(text: str) -> str | None:
     return None
 
 
+# a package named after the framework it extends (vllm_ascend, vllm_omni, vllm_gaudi, sglang_router): its own
+# code wherever it is installed (a CI checkout's /workspace/build/buildkite/vllm_omni/... is no site-packages)
+_PLUGIN = re.compile(r"(?:vllm|sglang)[_-][a-z]\w*")
+
+
+def plugin_package(text: str) -> str | None:
+    """The plugin package of a traceback's innermost frame: the last directory of its path named after SGLang
+    or vLLM with a suffix (``vllm_omni``), with no SGLang or vLLM package directory after it
+    (``.../sglang_main/python/sglang/srt/...`` is a checkout of SGLang itself). vllm-omni#2756's
+    ``RuntimeError: create_model_config() should not be called when stage_configs_path is set`` is
+    ``vllm_omni/engine/arg_utils.py``'s own, not vLLM's."""
+    paths = _PATH.findall(text)
+    if not paths:
+        return None
+    parts = [p for p in re.split(r"[/\\]", paths[-1]) if p][:-1]
+    for i in range(len(parts) - 1, -1, -1):
+        if parts[i] in _OWN:
+            return None
+        if _PLUGIN.fullmatch(parts[i]):
+            return parts[i].replace("-", "_")
+    return None
+
+
+_FRAME_LINE = re.compile(r'File "([^"\n]+)", line \d+, in (\w+)[^\n]*\n[ \t]*([^\n]*)')
+
+
+def raising_frame(text: str, site: Mapping[str, Any]) -> str | None:
+    """The function (and file) of the text's innermost frame when the line it quotes is a ``raise`` and the
+    function is not the site's: the text shows which code raised, and it is other code (vllm-omni#2756's
+    ``create_model_config`` raising, against vLLM's ``StageMissingLayer.__call__``, 17 characters of
+    "should not be called"). None for a log site, a text whose innermost frame quotes no raise, or the
+    site's own function."""
+    if site.get("kind") != "raise":
+        return None
+    frames = list(_FRAME_LINE.finditer(text))
+    if not frames or not frames[-1].group(3).startswith("raise"):
+        return None
+    path, function = frames[-1].group(1), frames[-1].group(2)
+    if function == str(site.get("function") or "").rsplit(".", 1)[-1]:
+        return None
+    where = "/".join(re.split(r"[/\\]", path)[-2:])
+    return f"{function} ({where})"
+
+
 def _only_class_words(message: str, named: set[str]) -> bool:
     """The message's literal words (its ``{expr}`` placeholders left out) are only exception class names the
     text names too."""
@@ -454,6 +514,9 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         # sglang#14107's re TypeError "expected string or bytes-like object, got 'dict'" against SGLang's
         # dumper "{key}: expected {field_type}, got {value}" (11 characters): its words are the value's
         signs.append(f"a placeholder of the site holds {prose!r}, words of a message rather than a value")
+    head = head_missing(text, first)
+    if head:
+        signs.append(f"the site's message opens with {head!r}, which the text does not hold")
     lead = words_before(text, first)
     if lead:
         signs.append(f"the text's message opens with {lead!r}, which the site's message does not print")
@@ -464,6 +527,9 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
     amid = words_amid(text, first)
     if amid is not None and not other:
         signs.append(amid.sign())
+    raiser = raising_frame(text, first)
+    if raiser is not None:
+        signs.append(f"the text's innermost frame raises in {raiser}, not in the site's function")
     cased = case_differs(text, first)
     if cased is not None:
         signs.append(f"the text writes the site's words {cased[1]!r} as {cased[0]!r}: retold, not printed")
@@ -543,6 +609,23 @@ def words_before(text: str, site: Mapping[str, Any]) -> str | None:
         return None
     lead = lead.strip()
     return lead if re.search(r"[A-Za-z]", lead) else None
+
+
+def head_missing(text: str, site: Mapping[str, Any]) -> str | None:
+    """The literal words a partially matched site's message opens with when the text holds none of them
+    together: a copy cut short keeps a message's opening and loses its end, so a text that meets only the
+    site's middle words is another message with some of the same ones (xgrammar#427's "Device is not
+    supported: 'npu'" against vLLM's "Non-integer device ID {device_id} is not supported by
+    {cls.device_name}.", 20 characters in order). None for a full match or a message that opens with a
+    placeholder or fewer than 8 literal characters."""
+    if site.get("how") != "partial":
+        return None
+    head = _LITERAL_HEAD.match(str(site.get("message") or ""))
+    if head is None or len(head.group(0)) < 8:
+        return None
+    words = head.group(0).split()
+    opening = " ".join(words[:2]) if len(words) > 1 else words[0]
+    return None if opening in text else head.group(0)
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[sdrifx]")

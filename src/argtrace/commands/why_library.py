@@ -150,4 +150,37 @@ def library_settings(
                 if dest:
                     entry = {"name": dest, "flag": flag, "framework": fw, "value": value}
                     out.append(entry | {"via": f"{library}:{name}", "how": how, "fix": fix})
+        if (lib, name) == ("transformers", "pretrained_model_name_or_path"):
+            out[:0] = _draft_settings(value, framework, library, name)
     return out, values
+
+
+# a directory named for a speculative draft (Ascend/sglang#602's ".../YZY/Qwen3-8B_eagle3"): the servers read
+# a draft's config.json through AutoConfig too, from the draft's own setting
+_DRAFT_NAME = re.compile(r"(?i)eagle|draft|mtp|nextn|medusa|dflash|speculator")
+_DRAFT_FLAGS = {"sglang": "--speculative-draft-model-path", "vllm": "--speculative-config"}
+
+
+def _draft_settings(value: str, framework: str | None, library: str, name: str) -> list[dict[str, Any]]:
+    """The draft model's settings, first, when the refused directory's own name says it is a speculative
+    draft's: an assumption from its name, which the entry says."""
+    from argtrace.layers.log.sites import _dest
+
+    last = [p for p in re.split(r"[/\\]", value) if p][-1:] or [""]
+    if not _DRAFT_NAME.search(last[0]):
+        return []
+    out = []
+    for fw, flag in sorted(_DRAFT_FLAGS.items()):
+        dest = _dest(fw, None, flag) if framework in (None, fw) else None
+        if dest:
+            out.append(
+                {"name": dest, "flag": flag, "framework": fw, "value": value, "via": f"{library}:{name}"}
+                | {
+                    "how": f"its name ({last[0]}) says a speculative draft's directory, whose config.json "
+                    "the server reads the same way",
+                    "fix": "give the draft a directory whose config.json has the model_type of its "
+                    "architecture (a draft converted or trained elsewhere may lack it), or a release that "
+                    "reads that draft format",
+                }
+            )
+    return out

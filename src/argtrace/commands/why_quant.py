@@ -19,6 +19,8 @@ _QUANT_MODULE = re.compile(r"/layers/quantization/")
 _CONFIG_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)Config\b")
 # a local the scheme checks compute from the device (``capability_tuple``, ``capability``)
 _CAPABILITY = re.compile(r"\bcapability(?:_tuple)?\b")
+# a size vLLM computes per tensor-parallel shard (``intermediate_size_per_partition``, ``output_size_...``)
+_PER_PARTITION = re.compile(r"\b(\w+)_per_partition\b")
 
 
 def _key(name: str) -> str:
@@ -52,6 +54,8 @@ def add_quantization_setting(groups: list[dict[str, Any]], text: str) -> None:
             "GPU supports"
         )
         return
+    if framework == "vllm" and _per_partition(first, conditions):
+        return
     spec = load_schema(framework, bundled_versions(framework, include_user=False)[-1]).option(
         "--quantization"
     )
@@ -73,3 +77,39 @@ def add_quantization_setting(groups: list[dict[str, Any]], text: str) -> None:
     else:
         said += ": change --quantization"
     first["fix"] = f"{first['fix']}; {said}" if first.get("fix") else said
+
+
+def _per_partition(first: dict[str, Any], conditions: list[str]) -> bool:
+    """A method's check on a size vLLM computes per tensor-parallel shard: the shard is the layer's size
+    divided by the parallel size, so the launch's parallel layout decides it, not --quantization (vime
+    PR#186: "The output_size of gate's and up's weight = 96 is not divisible by weight quantization block_n =
+    128", 768 split over TP 8). A mixture-of-experts layer divides its experts' intermediate size by the MoE
+    layer's tensor-parallel size, TP x DP without --enable-expert-parallel and 1 with it
+    (FusedMoEConfig.__post_init__, vllm 0.33.0 model_executor/layers/fused_moe/config.py:1353, with
+    FusedMoEParallelConfig.make's tp_size=1 under expert parallelism); a dense layer by
+    --tensor-parallel-size. Sets the first match's fix and settings; False when no condition reads such a
+    size."""
+    found = next((m.group(0) for c in conditions if (m := _PER_PARTITION.search(c))), None)
+    if found is None:
+        return False
+    where = f"{first.get('function') or ''} {first.get('file') or ''}"
+    moe = bool(re.search(r"(?i)moe|expert", where))
+    if moe:
+        first["settings"] = [
+            {"name": "tensor_parallel_size", "flag": "--tensor-parallel-size"},
+            {"name": "enable_expert_parallel", "flag": "--enable-expert-parallel"},
+        ]
+        first["fix"] = (
+            f"{found} is each expert's size divided by the MoE layer's tensor-parallel size (FusedMoEConfig."
+            "__post_init__), which is --tensor-parallel-size x --data-parallel-size without "
+            "--enable-expert-parallel and 1 with it: add --enable-expert-parallel (each expert stays whole "
+            "on its rank), or a smaller --tensor-parallel-size that leaves a multiple of the size the "
+            "message names"
+        )
+    else:
+        first["settings"] = [{"name": "tensor_parallel_size", "flag": "--tensor-parallel-size"}]
+        first["fix"] = (
+            f"{found} is the layer's size divided by --tensor-parallel-size: a tensor-parallel size that "
+            "leaves a multiple of the size the message names"
+        )
+    return True

@@ -206,6 +206,35 @@ def quote_word(finding: Finding, source: SourceFile, report: Report) -> Proposal
     )
 
 
+# the console script's word at or after a TP104 finding's position: a path before it is kept
+_CONSOLE_WORD = re.compile(r"(?<![\w./=-])(?:[\w./-]*/)?(?:sglang|vllm)(?=[ \t])")
+
+
+def insert_serve(finding: Finding, source: SourceFile, report: Report) -> Proposal | None:
+    """TP104: ``serve`` written after the ``sglang``/``vllm`` word of the command at the position. Not in
+    a container's argv (evidence of the transport layer): the image's name may be the same word."""
+    if any(e.layer == "transport" for e in finding.evidence):
+        return None
+    found = _at(finding, source)
+    if found is None:
+        return None
+    number, col, line = found
+    match = _CONSOLE_WORD.search(line, col)
+    if match is None:
+        return None
+    end = match.end()
+    return Proposal(
+        (_edit(source, number, end, end, " serve"),),
+        f"Insert `serve` after `{match.group(0)}` at {_where(source, number, match.start())}."
+        + (
+            " SGLang releases before 0.5.5 have no `sglang serve`: start those with "
+            "`python -m sglang.launch_server` and the same flags."
+            if match.group(0).endswith("sglang")
+            else ""
+        ),
+    )
+
+
 WORD_PRODUCERS = {
     "SH006": lookalike,
     "SH008": quote_word,
@@ -215,6 +244,7 @@ WORD_PRODUCERS = {
     "PA017": help_flag,
     "PA022": stray_value,
     "PA025": split_word,
+    "TP104": insert_serve,
 }
 WORD_NOTES = {
     "SH006": "replaces the look-alike character with the ASCII one",
@@ -225,4 +255,5 @@ WORD_NOTES = {
     "PA017": "deletes the help or version flag",
     "PA022": "deletes the value written after a flag that takes none",
     "PA025": "writes `--config=FILE` as two words",
+    "TP104": "inserts `serve` after the `sglang`/`vllm` word",
 }

@@ -584,6 +584,32 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
     return None
 
 
+# What the console scripts take in front of a subcommand and still stop or print without a server:
+# argparse's help, vLLM's version flag, and vLLM's --omni, which hands the whole argv to vllm-omni's CLI
+# (vllm/entrypoints/cli/main.py: maybe_run_omni, before its parser).
+_CONSOLE_OWN = frozenset({"-h", "--help", "-v", "--version", "--omni"})
+
+
+def console_without_subcommand(argv: Sequence[str]) -> tuple[FrameworkName, int] | None:
+    """(framework, index of the console word) for ``sglang``/``vllm`` run with the server's flags or model in
+    place of a subcommand (``sglang --model-path M``, ``vllm Qwen/Qwen3-8B``): their CLI reads the first
+    word as a subcommand and stops (layers/shell/lost.py, TP104). Only a flag or a model-like word (with a
+    ``/``, which no subcommand has) counts: ``vllm chat`` and ``sglang version`` are commands of their own."""
+    i = _unwrap(argv, 0, [], [])
+    if i + 1 >= len(argv):
+        return None
+    base = _basename(argv[i])
+    versioned = _VERSIONED_CONSOLE.match(base or "")
+    if versioned:
+        base = versioned.group("name")
+    if base not in _CONSOLE or any(w in _CONSOLE_OWN for w in argv[i + 1 :]):
+        return None
+    first = argv[i + 1]
+    if first.startswith("--") or (not first.startswith("-") and "/" in first):
+        return _CONSOLE[base], i
+    return None
+
+
 def looks_like_server(argv: Sequence[str | None]) -> bool:
     """Cheap pre-check on a possibly partially unknown argv (unknown words are ``None``)."""
     known = [w for w in argv if w is not None]

@@ -103,7 +103,9 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
     cloud_run = word == "gcloud" and (
         rest[:2] == ["run", "deploy"] or rest[:3] == ["run", "services", "update"]
     )
-    if word in _NOT_A_START or docker_run or wrapped or cloud_run:
+    # kubectl exec POD -- COMMAND is followed by the transport layer (layers/transport/kube_exec.py)
+    kube_exec = word in ("kubectl", "oc") and "exec" in texts[i + 1 :] and "--" in texts[i + 1 :]
+    if word in _NOT_A_START or docker_run or wrapped or cloud_run or kube_exec:
         return None
     # python -m MODULE for a launcher argtrace has no parser for
     found = _detect_python(texts, i) if _PYTHON.match(texts[i]) else None  # python -O -u -m MODULE too

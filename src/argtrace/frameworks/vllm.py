@@ -110,7 +110,7 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
         # `--served-model-name` with no positional model raises before the rewrites below, as the legacy
         # `--model` refusal does: kept as the fatal outcome, the words still turned into what the parser would
         # see, so no later finding rests on a word only the raise left unconverted (`--block_size`)
-        _check_served_model_name(args, server, out)
+        _check_served_model_name(args, server, schema, out)
         stopped, out.fatal = stopped or out.fatal, None
     if _enabled(schema, "config_yaml") and any(a.text == "--config" for a in args):
         args = _pull_config(args, server, schema, serve, out, legacy=legacy)
@@ -344,7 +344,31 @@ def _model_option_note(
     )
 
 
-def _check_served_model_name(args: list[ArgToken], server: ServerCommand, out: PreparedArgv) -> None:
+# vLLM PR #34973 (merged 2026-02-20): `vllm serve --opt ... MODEL --served-model-name X` raises in
+# FlexibleArgumentParser.parse_args; before it the model after the options was the positional as usual
+_SERVED_NAME_SITE = ("vllm/utils/argparse_utils.py", "FlexibleArgumentParser.parse_args")
+_SERVED_NAME_TEXT = "should be provided as the first positional argument"
+
+
+def served_model_name_refused(version: str) -> bool:
+    """Whether ``version`` refuses ``--served-model-name`` when the model is not the first word after
+    ``vllm serve``: its raise site is in the message index (``scripts/gen_messages.py``, from the release's
+    wheel; 0.17.1 and later). A release the index does not cover keeps the check."""
+    from argtrace.resolver.message_store import indexed_releases, sites
+
+    if version not in indexed_releases(NAME):
+        return True
+    return any(
+        (site.file, site.function) == _SERVED_NAME_SITE
+        and _SERVED_NAME_TEXT in site.template
+        and version in site.at
+        for site in sites(NAME)
+    )
+
+
+def _check_served_model_name(
+    args: list[ArgToken], server: ServerCommand, schema: Schema, out: PreparedArgv
+) -> None:
     from argtrace.rules import parser as rules
 
     texts = [a.text or "" for a in args]
@@ -353,6 +377,7 @@ def _check_served_model_name(args: list[ArgToken], server: ServerCommand, out: P
         and texts[1].startswith("-")
         and not any(re.match(r"^--config(=.+|$)", t) for t in texts)
         and any(re.match(r"^--served[-_]model[-_]name(=.+|$)", t) for t in texts)
+        and served_model_name_refused(schema.version)
     ):
         msg = (
             "`model` should be provided as the first positional argument when using `vllm serve`. "

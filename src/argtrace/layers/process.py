@@ -316,6 +316,12 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                         f"; {schema.label} logs `Unknown vLLM environment variable detected: {name}` at "
                         "start-up and goes on"
                     )
+        if schema.framework == "vllm" and near:
+            # the name suggested may itself be read only under AITER's master switch (InferenceX PR#806)
+            from argtrace.frameworks.vllm_aiter import master_note
+
+            env_values = {k: v.value for k, v in server.env.items()}
+            msg += master_note(schema.version, schema.label, near[0], env_values)
         if strict:
             # vLLM's validate_environ raises instead of warning for any VLLM_* name it does not know
             msg += (

@@ -1,4 +1,5 @@
-"""Rules of two launch carriers, systemd service units and SkyPilot task YAML (TP060-TP069, TP083): what
+"""Rules of two launch carriers, systemd service units and SkyPilot task YAML (TP060-TP069, TP083), and a
+compose file read as a fragment of the project above it (TP106): what
 systemd's command-line rules and SkyPilot's environment do to a server's words on their way."""
 
 from __future__ import annotations
@@ -371,5 +372,44 @@ TP084 = Rule(
             + "ExecStart=/opt/vllm/bin/vllm serve $MODEL\n"
         },
         argv=("check", "vllm.service"),
+    ),
+)
+
+_FRAGMENT = (
+    "services:\n  sglang:\n    image: lmsysorg/sglang:v0.5.9\n"
+    "    env_file:\n      - ./services/sglang/override.env\n"
+    "    command: python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 30000\n"
+)
+
+TP106 = Rule(
+    code="TP106",
+    layer="transport",
+    severity="info",
+    title="A compose file read as a fragment of the compose project above it",
+    rationale=(
+        "docker compose reads a file's relative paths and `.env` from the project directory, the directory "
+        "of the first `-f` file (compose-go `cli.ProjectOptions`). A file kept beside others and merged "
+        "after the project's own compose file (Harbor's `services/compose.sglang.yml`, run as `docker "
+        "compose -f compose.yml -f services/compose.sglang.yml`) names its env files from that directory "
+        "(`./services/sglang/override.env`). When none of a file's `env_file:` paths is beside it and all "
+        "of them are in a directory above it that holds a compose file, argtrace reads the file as that "
+        "project's fragment: `.env` and the relative paths from there, not a missing env file (TP016). "
+        "The command that merges the files is not in the file: this rests on that assumption."
+    ),
+    fix=(
+        "Nothing to fix if the file is run with the project's compose file first; checked on its own "
+        "(`docker compose -f FILE`), its env files are looked for beside it."
+    ),
+    example=Example(
+        files={
+            "compose.yml": "services: {}\n",
+            "services/sglang/override.env": "HF_HUB_OFFLINE=0\n",
+            "services/compose.sglang.yml": _FRAGMENT,
+        },
+        argv=("check", "services/compose.sglang.yml"),
+    ),
+    correct=Example(
+        files={"services/sglang/override.env": "HF_HUB_OFFLINE=0\n", "compose.sglang.yml": _FRAGMENT},
+        argv=("check", "compose.sglang.yml"),
     ),
 )

@@ -497,3 +497,124 @@ RS066 = Rule(
     exceptions="Only with --speculative-algorithm NGRAM and a release that registers both flags "
     "(0.5.10.post1 on); a warning when nothing names the release.",
 )
+
+RS071 = Rule(
+    code="RS071",
+    layer="resolution",
+    severity="error",
+    title="Tensor- and pipeline-parallel sizes that do not divide over --nnodes",
+    basis="framework-code",
+    rationale=(
+        "Each node of a multi-node SGLang launch starts its own share of the ranks, computed by integer "
+        "division: max(pp_size // nnodes, 1) pipeline stages and tp_size // max(nnodes // pp_size, 1) "
+        "tensor-parallel ranks, at offsets given by --node-rank (_calculate_rank_ranges in "
+        "srt/entrypoints/engine.py: 0.5.10.post1:1225-1257, 0.5.23:2045-2077; 0.4.2.post4, before pipeline "
+        "parallelism, tp_size // nnodes ranks per node at engine.py:367-370). When the sizes do not divide "
+        "over the nodes, some ranks of the tp_size x pp_size group are started on no node: --tp 14 over "
+        "--nnodes 4 starts 3 ranks on each node, 0-11, and ranks 12-13 never start (sglang#2591's 14 H100s "
+        "on 4 nodes). The ranks that start wait for the missing ones in torch.distributed's rendezvous "
+        "until its timeout; the server never comes up."
+    ),
+    fix="make --tp-size (times --pp-size) divide over the nodes: a multiple of the nodes each pipeline stage "
+    "spans, with tp-size / nnodes GPUs on each node",
+    example=_static(
+        "python3 -m sglang.launch_server --model-path m --tp-size 14 --nnodes 4 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python3 -m sglang.launch_server --model-path m --tp-size 16 --nnodes 4 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    exceptions="Only with one data parallel replica (--dp-size 1): the data parallel controller places its "
+    "ranks its own way. A warning when nothing names the release.",
+)
+
+RS067 = Rule(
+    code="RS067",
+    layer="resolution",
+    severity="error",
+    title="The router's launcher started with several DP replicas over several nodes",
+    basis="framework-code",
+    rationale=(
+        "`python -m sglang_router.launch_server` runs the --dp-size replicas itself, all on the node it runs "
+        "on: each is a copy of the server arguments with base_gpu_id = replica x tp-size and dp_size 1 "
+        "(sglang-router 0.1.4 sglang_router/launch_server.py:84-85, 0.3.2 :92-93), then the router in front "
+        "of them. Multi-node flags are copied too: with --nnodes 2 every replica of a node is the same node "
+        "rank of one rendezvous at one --dist-init-addr, so the replicas cannot form separate servers, and "
+        "dp-size x tp-size GPUs are asked of one node (sglang#6370: --tp 8 --dp 2 over two nodes; the "
+        'maintainers: "sglang_router.launch_server with dp is only restricted to a single node").'
+    ),
+    fix="start each replica with `python -m sglang.launch_server` (multi-node flags per replica) and "
+    "`python -m sglang_router.launch_router --worker-urls ...` in front; or one node with dp-size x tp-size "
+    "GPUs and no --nnodes",
+    example=_static(
+        "python -m sglang_router.launch_server --model-path m --tp 8 --dp 2 --nnodes 2 --node-rank 0 "
+        "--dist-init-addr 10.0.0.1:5000",
+        "0.5.23",
+    ),
+    correct=_static("python -m sglang_router.launch_server --model-path m --tp 4 --dp 2", "0.5.23"),
+    exceptions="Only for the router's launcher (`sglang_router.launch_server`) with --dp-size and --nnodes "
+    "above 1; a warning when nothing names the release.",
+)
+
+RS068 = Rule(
+    code="RS068",
+    layer="resolution",
+    severity="warning",
+    title="A MoE all-to-all backend the launch's parallel layout never uses",
+    basis="framework-code",
+    rationale=(
+        "vLLM sends a mixture-of-experts layer's tokens through the all-to-all backend of --all2all-backend "
+        "(VLLM_ALL2ALL_BACKEND in the releases that read it) only when FusedMoEParallelConfig."
+        "use_all2all_kernels holds: expert parallelism (--enable-expert-parallel, use_ep) and more than one "
+        "data-parallel (or prefill-context-parallel) rank (vllm 0.33.0 model_executor/layers/fused_moe/"
+        "config.py:1035; ParallelConfig.use_sequence_parallel_moe needs data parallelism too). Without "
+        "expert parallelism the experts are split by tensor parallelism and the backend is never used: "
+        "vllm-project/vime PR#186 set deepep_high_throughput without expert parallelism, and the FP8 "
+        "experts of Qwen3-30B-A3B split over TP 8 (768 / 8 = 96 columns) were refused by their 128-wide "
+        "quantization blocks. The gate is read from each release's wheel (scripts/gen_vllm_all2all.py)."
+    ),
+    fix="add --enable-expert-parallel with --data-parallel-size above 1, or remove the backend",
+    example=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B-FP8 --tensor-parallel-size 8 --all2all-backend deepep_high_throughput",
+        "0.33.0",
+    ),
+    correct=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B-FP8 --data-parallel-size 8 --enable-expert-parallel "
+        "--all2all-backend deepep_high_throughput",
+        "0.33.0",
+    ),
+    exceptions="A warning: the launch runs, without the backend. Nothing for a release whose wheel was not "
+    "read, or whose gate has another form; a size the parser did not read as a number is not judged.",
+)
+
+RS072 = Rule(
+    code="RS072",
+    layer="resolution",
+    severity="error",
+    title="A MoE all-to-all backend the release has removed and replaces",
+    basis="framework-code",
+    rationale=(
+        "vLLM removed the pplx and naive all-to-all backends (vllm PR#33724; llm-d PR#855) but kept them "
+        "among --all2all-backend's choices: ParallelConfig.__post_init__ replaces them with "
+        "allgather_reducescatter and logs \"The '<name>' all2all backend has been removed. Falling back to "
+        "'allgather_reducescatter'.\" (vllm 0.33.0 config/parallel.py:537). The launch starts with another "
+        "backend than the one written. The replaced names, the value taken instead and the line are read "
+        "from each release's wheel (scripts/gen_vllm_all2all.py)."
+    ),
+    fix="choose a backend the release has, or remove the setting",
+    example=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-expert-parallel "
+        "--all2all-backend pplx",
+        "0.33.0",
+    ),
+    correct=_static(
+        "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 2 --enable-expert-parallel "
+        "--all2all-backend allgather_reducescatter",
+        "0.33.0",
+    ),
+    exceptions="Nothing for a release whose wheel was not read or that does not replace the backend; a "
+    "warning when nothing names the release.",
+)

@@ -330,7 +330,8 @@ TP013 = Rule(
     severity="error",
     title="Shell syntax in an exec-form command",
     rationale=(
-        "A compose `command:` list, a Kubernetes `command`/`args` list and `docker run` arguments are passed "
+        "A compose `command:` (a list, or a string compose splits into words itself), a Kubernetes "
+        "`command`/`args` list and `docker run` arguments are passed "
         "to the program as argv; no shell runs. `&&`, `|`, `>`, `2>&1` and `$VAR` are handed to the "
         "server as "
         "literal arguments instead of being interpreted."

@@ -30,6 +30,9 @@ _DIGITS = _lazy(r"\d+")
 # "1 validation error for ModelConfig" / "  Value error, User-specified max_model_len (513) is greater ...".
 _PYDANTIC_DETAIL = _lazy(r"^\s+(?:Value|Assertion|Type|Key) error, ", needles=(" error, ",))
 _CHAINED = ("During handling of the above exception", "The above exception was the direct cause")
+# The lines after vLLM's client's EngineDeadError within which the dead engine's own abort is read as serving:
+# its "Warning: CUDA warning", "terminate called after throwing", "what():" and CUDA's hint lines
+_ABORT_AFTER = 8
 
 
 def _trim_traceback(block: list[str]) -> list[str]:
@@ -54,7 +57,12 @@ def _candidate(launch: Launch, body: str, line_no: int) -> None:
         if last is not None and line_no - last.line <= 1 and "validation error" in last.text:
             last.text = f"{last.text} {body.strip()}"
         return
-    if body[:1] not in (" ", "\t") and not body.startswith("raise "):
+    if body.lstrip().startswith("what():"):
+        # libstdc++'s terminate handler prints a native exception's message indented under "terminate called
+        # after throwing an instance of 'c10::AcceleratorError'": ``  what():  CUDA error: an illegal memory
+        # access was encountered`` (spark-vllm-mxfp4-docker#5), the error line of a process that aborted
+        launch.errors.append(ErrorHit(line=line_no, text=body.strip(), stage=""))
+    elif body[:1] not in (" ", "\t") and not body.startswith("raise "):
         launch.errors.append(ErrorHit(line=line_no, text=body, stage=""))
 
 
@@ -110,8 +118,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             # a quoted exception line and nothing else (sglang-jax#1551's one line): no step shows, and
             # nothing says the arguments were being checked when it was raised
             stage = "unknown"
-        before_dead = served_at is not None and err.line < served_at
-        if tb is None and before_dead and stage in ("unknown", "validation"):
+        # or just below it: the dying engine's native abort (``terminate called ...``, ``what():  CUDA error:
+        # ...``) flushed after the client's report (spark-vllm-mxfp4-docker#5)
+        near_dead = served_at is not None and (err.line < served_at or err.line - served_at <= _ABORT_AFTER)
+        if tb is None and near_dead and stage in ("unknown", "validation"):
             stage = "serving"
         frames = "\n".join(tb[1]) if tb else ""
         decide_key = (_DIGITS.sub("0", text), stage, frames)

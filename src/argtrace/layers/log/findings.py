@@ -627,7 +627,9 @@ def _cut_traceback_note(lc: Launch, cut: tuple[int, list[str]], at: Any) -> Find
     during = f" (during {_STAGE_TEXT[stage]})" if stage in _STAGE_TEXT and stage != "validation" else ""
     # serving, or frames of a request's handling: one request may have failed (the server answers it with an
     # error and goes on serving); frames of a start-up step: the launch; else the copy does not say which
-    if lc.ready or stage == "serving" or any(_REQUEST_FRAME.search(m.group(0)) for m in frames):
+    if stage != "import" and (
+        lc.ready or stage == "serving" or any(_REQUEST_FRAME.search(m.group(0)) for m in frames)
+    ):
         what = "something failed while it served (one request, or the server)"
     elif stage in _STAGE_TEXT and stage not in ("validation", "unknown"):
         what = "the launch was failing there"

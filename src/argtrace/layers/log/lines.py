@@ -7,6 +7,7 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import zlib
@@ -336,7 +337,16 @@ def _decode(data: bytes) -> str:
         return _json_file_record(text)
     if "^[" in text or "ESC[" in text or "#033[" in text or text.endswith("^M"):
         return _caret_notation(text)
+    if "&quot;" in text or "&#39;" in text or "&#x27;" in text:
+        return html.unescape(text)
     return text
+
+
+# A log copied from a web page's HTML source (an issue's page, a forum, a rendered notebook) keeps the page's
+# character references: quotes as ``&quot;``, ``<module>`` as ``&lt;module&gt;``
+# (xorbitsai/inference#3785: ``File &quot;/home/test/.local/.../vllm/engine/async_llm_engine.py&quot;, line
+# 976``). A line holding an escaped quote, which a server's own line never writes, is read as the page showed
+# it; a line with a lone ``&lt;`` or ``&amp;`` (a logged prompt's own text) stays as written.
 
 
 # A log shown through ``cat -v`` or a pager and pasted from there: ESC printed as ``^[`` and a carriage return

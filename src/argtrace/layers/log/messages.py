@@ -145,6 +145,11 @@ def _json_message(line: str) -> str | None:
     return body.replace('\\"', '"').replace("\\'", "'")
 
 
+# an exception's own line ("cupy_backends.cuda.libs.nccl.NcclError: NCCL_ERROR_SYSTEM_ERROR: ..." vllm#19613):
+# a frame of compiled code (a .pyx, .so) quotes no source line, so the exception line follows it directly
+_EXCEPTION_LINE = re.compile(r"(?:^|\s)(?:[a-z_]\w*\.)*[A-Z]\w*(?:Error|Exception|Warning): ")
+
+
 def candidates(text: str) -> list[str]:
     """The texts a site may match: the whole paste (lines joined) and each message line on its own."""
     lines = []
@@ -155,9 +160,10 @@ def candidates(text: str) -> list[str]:
         if _FRAME.match(line):
             after_frame = line.startswith("File ")
             continue
-        if after_frame:
+        if after_frame and not _EXCEPTION_LINE.search(raw):
             after_frame = False
             continue
+        after_frame = False
         line = _source_message(line) or line
         if line and not _DUMP_LINE.search(line):
             lines.append(line)

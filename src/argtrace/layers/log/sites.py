@@ -213,9 +213,50 @@ def _sub_config(framework: str, version: str | None, function: str, read: str) -
 # to build its parser, and ``check`` compiled these for nothing (start-up, issue 18).
 _ENV = r"^(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+$"
 _ENV_IN_TEXT = r"\b(?:SGLANG|SGL|VLLM)_[A-Z0-9_]+\b"
+
+
+def _is_env(framework: str, name: str) -> bool:
+    """``name`` is an environment variable of the framework: spelled like one and read by some release (the
+    release index's variables, generated from the packages), so an enum member spelled alike is not one:
+    vLLM's ``CompilationMode.VLLM_COMPILE``, which a condition compares and a message names ("make sure
+    compilation mode is VLLM_COMPILE", vllm/config/compilation.py), is a value of --compilation-config's
+    mode, not a variable (vllm-ascend#13346 was told to change VLLM_COMPILE). An index that records no
+    variable at all says nothing: the spelling decides then."""
+    if not re.match(_ENV, name):
+        return False
+    from argtrace.frameworks.release_index import release_index
+
+    try:
+        index = release_index(framework)
+    except Exception:
+        return True
+    return not index.env or bool(index.releases_knowing_env(name))
+
+
+def named_locals(conditions: list[str] | tuple[str, ...], message: str, reads: list[str]) -> list[str]:
+    """``self.<name>`` for each bare name a site's condition tests that its message names too: the local
+    copy of the field of the same name (``cudagraph_mode = self.cudagraph_mode`` in vLLM's
+    ``CompilationConfig.resolve_cudagraph_mode_and_sizes``, whose warning says "setting cudagraph_mode=..."),
+    which the index did not trace to the field. Only the message's words count (a placeholder's name is a
+    value it prints: ``{min_cg_support}`` is a local of its own). Names already read, and names after a dot,
+    are left out."""
+    literal = re.sub(r"\{[^{}]*\}", " ", message)  # what it prints in words, not a value it formats in
+    words = set(re.findall(r"\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b", literal))
+    out: list[str] = []
+    for condition in conditions:
+        for m in re.finditer(r"(?<![\w.])([a-z][a-z0-9]*(?:_[a-z0-9]+)+)\b(?!\s*\()", condition):
+            name = f"self.{m.group(1)}"
+            if m.group(1) in words and name not in reads and name not in out:
+                out.append(name)
+    return out
+
+
 # an imperative that names what to change ("increase the swap space", "lower the gpu memory utilization")
 _ADVICE = (
-    r"\b(?:increase|decrease|reduce|lower|raise|adjust|enable|disable)\s+(?:the\s+|your\s+)?"
+    # "Please check whether your reasoning parser has implemented ..." (vLLM's VllmConfig, vllm#49379): the
+    # setting it asks to look at is the one to change
+    r"\b(?:increase|decrease|reduce|lower|raise|adjust|enable|disable|check(?:\s+(?:whether|that|if))?)"
+    r"\s+(?:the\s+|your\s+)?"
     r"((?:[a-z][a-z0-9]*\s+){1,3}[a-z][a-z0-9]*)"
 )
 _ARGPARSE_PREFIX = r"\bargument (--[a-z][a-z0-9-]+)(?:/-{1,2}[A-Za-z0-9-]+)*: "
@@ -287,7 +328,7 @@ def settings_of(
             add({"name": read[4:], "flag": None, "env": True, "via": read})
             continue
         last = read.rsplit(".", 1)[-1]
-        if re.match(_ENV, last):
+        if _is_env(framework, last):
             add({"name": last, "flag": None, "env": True, "via": read})
             continue
         if _request_field(read):
@@ -334,7 +375,7 @@ def settings_of(
         if flag:
             named.append({"name": word, "flag": flag, "named_in_message": True})
     for word in dict.fromkeys(re.findall(r"\b[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+\b", message)):
-        if re.match(_ENV, word):
+        if _is_env(framework, word):
             named.append({"name": word, "flag": None, "env": True, "named_in_message": True})
     for entry in reversed(named):
         replaced = next((s for s in out if s["name"] == entry["name"]), None)

@@ -75,12 +75,42 @@ def serving_error(exc: str) -> bool:
     return "EngineDeadError" in exc
 
 
+# The frames Python's own machinery adds to an import or to ``python -m`` (runpy, importlib's bootstrap).
+_IMPORT_MACHINERY = frozenset(
+    {
+        "_run_module_as_main",
+        "_run_code",
+        "_run_module_code",
+        "run_module",
+        "_call_with_frames_removed",
+        "_find_and_load",
+        "_find_and_load_unlocked",
+        "_load_unlocked",
+        "exec_module",
+        "_gcd_import",
+        "import_module",
+    }
+)
+_FRAME_FUNCTION = re.compile(r'File "[^"]*", line \d+, in (\S+)')
+
+
+def _import_chain(frames: str) -> bool:
+    """The frames are modules importing modules: every one module-level (``in <module>``, or its start where
+    a copy cuts the line) past Python's import machinery, two or more of them (the entry point's module
+    importing the next, sglang#8432: launch_server.py, http_server.py, engine.py, ... in <module>): the
+    process was still importing, whatever the modules' names say (http_server.py is no request)."""
+    functions = [f for f in _FRAME_FUNCTION.findall(frames) if f not in _IMPORT_MACHINERY]
+    return len(functions) >= 2 and all("<module>".startswith(f) and len(f) >= 3 for f in functions)
+
+
 def frames_stage(block: Sequence[str], exc: str) -> str | None:
     """The stage the frames of ``block`` (a traceback, exception line ``exc``) were in; None if they do not
     say."""
     frames = "\n".join(block)
     text = frames + "\n" + exc
     if re.search(r"ImportError|ModuleNotFoundError|cannot open shared object file|undefined symbol", exc):
+        return "import"
+    if _import_chain(frames):
         return "import"
     runtime = re.search(
         r"model_runner|scheduler\.py|tp_worker|gpu_worker|worker_base|engine/core\.py", frames

@@ -181,13 +181,27 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     fix="remove the flag" + (f" (see {new})" if new else ""),
                 )
             else:
+                fix = f"use {new}" if new else None
+                passed = ""
+                if new is None and ev.option is not None:
+                    # no spelling named, but the release passes the value on into another option's key
+                    # (vllm 0.10.2-0.11.2's --num-redundant-experts into --eplb-config): write that key
+                    from argtrace.frameworks.flag_replacements import forwarded_into
+
+                    went = forwarded_into(schema.framework, ev.option)
+                    if went is not None and schema.option(went.into) is not None:
+                        fix = f"write {went.into}.{went.key}"
+                        passed = (
+                            f"; {schema.label} passes its value on to {went.into}.{went.key} ({went.said})"
+                        )
                 ctx.add(
                     rules.PA_DEPRECATED,
                     f"{ev.option} is deprecated in {schema.label}: {msg}"
-                    + (f" (the current spelling is {new})" if new and new not in msg else ""),
+                    + (f" (the current spelling is {new})" if new and new not in msg else "")
+                    + passed,
                     at=at,
                     setting=spec.dest,
-                    fix=f"use {new}" if new else None,
+                    fix=fix,
                 )
         else:
             removed = ctx.releases.removed_later(ev.option)

@@ -196,6 +196,18 @@ def _said_replacement(ctx: ParseContext, flag: str) -> str:
     return f"; its deprecation message said to use {said.use} instead ({said.said});"
 
 
+def _forwarded_key(ctx: ParseContext, flag: str) -> tuple[str, str] | None:
+    """(``--config.key``, where it was said) when the releases that took the deprecated ``flag`` passed its
+    value on to a key of another option the analysed release has (frameworks/flag_replacements.py:
+    ``--num-redundant-experts`` into ``--eplb-config``'s ``num_redundant_experts``), else None."""
+    from argtrace.frameworks.flag_replacements import forwarded_into
+
+    went = forwarded_into(ctx.schema.framework, flag)
+    if went is None or ctx.schema.option(went.into) is None:
+        return None
+    return f"{went.into}.{went.key}", went.said
+
+
 def _positional_after(ctx: ParseContext, idx: int) -> tuple[str, str] | None:
     """(the word, the positional's dest) when the word right after the unknown flag at ``idx`` filled a
     positional slot (argparse leaves an unknown option over alone; the word after it is a plain argument)."""
@@ -344,6 +356,12 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
             'refuses to start ("unrecognized arguments", exit 2)'
         )
         follower = _positional_after(ctx, idx) if not value_idxs else None
+        said = _said_replacement(ctx, flag)
+        went = None if repl or follower or said else _forwarded_key(ctx, flag)
+        if went is not None:
+            # no message named a replacement, but the releases that took the flag passed its value on to
+            # another option's key: that key, written with the same value, is the fix (vllm PR#54880)
+            msg += f"; the releases that took it passed its value on to {went[0]} ({went[1]})"
         known_elsewhere(
             rules.PA_REMOVED,
             msg
@@ -353,8 +371,10 @@ def unknown_flag(ctx: ParseContext, idx: int, value_idxs: list[int]) -> None:
                 else ""
             ),
             f"in {schema.label} the setting is",
-            (f"remove the flag and {follower[0]!r} after it" if follower else "remove the flag")
-            + (_said_replacement(ctx, flag) or ",")
+            f"write {went[0]}"
+            if went is not None
+            else (f"remove the flag and {follower[0]!r} after it" if follower else "remove the flag")
+            + (said or ",")
             + " or pin the older release",
         )
     elif older:

@@ -16,6 +16,7 @@ from argtrace.layers.shell.heredoc_lines import masked_bodies
 from argtrace.layers.shell.lost import (
     assignment_as_program_findings,
     declared_server_findings,
+    subcommand_findings,
 )
 from argtrace.layers.shell.result import ScriptSource, ShellResult
 from argtrace.layers.shell.server_hazards import (
@@ -263,10 +264,13 @@ def analyze(
     findings.extend(f for f, _server in as_program)
     declared = declared_server_findings(ev)
     findings.extend(declared)
+    no_subcommand = subcommand_findings(ev)  # TP104: `sglang --model-path M`, the console without `serve`
+    findings.extend(no_subcommand)
     if (
         not ev.servers
         and not unfollowed
         and not declared
+        and not no_subcommand
         and not any(srv for _f, srv in as_program)
         and not _starts_router(ev)
         # sbatch refused a --wrap job whose server SH050 names: one cause, one finding
@@ -294,6 +298,7 @@ def analyze(
         command_background=columns[4],
         command_io=columns[5],
         command_env=columns[6],
+        command_holed={number: c.holed for number, c in enumerate(ev.commands) if c.holed},
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,

@@ -20,6 +20,7 @@ from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.commands import _BUILTIN_NAMES, detect_after_unknown
 from argtrace.layers.shell.conditions import TestSyntaxError
 from argtrace.layers.shell.core import (
+    HOLE,
     MAX_DEPTH,
     AliasDef,
     ExpWord,
@@ -460,6 +461,14 @@ class Builtins(Inputs):
         return None
 
     def b_eval(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
+        if (
+            any(w.text is None for w in args)
+            and all(w.text is not None or w.holed is not None for w in args)
+            and any(w.text or (w.holed or HOLE) != HOLE for w in args)  # something of the string is known
+        ):
+            from argtrace.layers.shell.holes import run_holed_eval  # known but for some expansions
+
+            return run_holed_eval(self, args, at)
         if any(w.text is None for w in args):
             bad = next(w for w in args if w.text is None)
             self.emit("eval_unknown", at, reason=bad.reason)
@@ -590,14 +599,13 @@ class Builtins(Inputs):
     def _written_by_script(self, fname: str) -> tuple[str | None] | None:
         """(text,) of ``fname`` when the script wrote it from a here-document before this point (text None
         when its expansion is not known statically); None when the script did not write it."""
-        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
-        self.heredoc_scanned = len(self.commands)
-        if not self.heredoc_commands:
+        written = self.written_files()
+        if not written:
             return None
-        from argtrace.layers.shell.written import heredoc_files, written_key
+        from argtrace.layers.shell.written import written_key
 
         key = written_key(fname, self.cwd)
-        for path, text in heredoc_files(self.heredoc_commands):
+        for path, text in written:
             if path == key:
                 return (text,)
         return None

@@ -21,6 +21,7 @@ from argtrace.layers.shell.core import (
     _NO_SIDE_EFFECTS,
     _QUIET_BUILTINS,
     _SUCCESS_COMMANDS,
+    HOLE,
     MAX_DEPTH,
     ExpWord,
     PredictedCommand,
@@ -291,7 +292,9 @@ class Commands(FastPaths):
             del v
             return
         vt = L.WordTok(value_raw, a.start + value_start)
+        self.last_holed = None
         value, reason = self.expand_value(vt)
+        holed = self.last_holed if value is None and index is None and not append else None
         if index is not None:
             idx_raw = index[1:-1]
             v = self.lookup(name)
@@ -316,6 +319,10 @@ class Commands(FastPaths):
         self.set_var(
             name, value, at=at, expansion=to_str(a.raw), reason=reason, append=append, local=local, **attrs
         )
+        if holed is not None and holed[0] != HOLE:  # a value wholly unknown keeps its own reason
+            var = self.lookup(name)
+            if var is not None and not var.known:
+                self.holed_values[id(var)] = (var, holed[0], holed[1])
 
     def array_literal(
         self, inner: str, offset: int, assoc: bool = False
@@ -451,10 +458,11 @@ class Commands(FastPaths):
             )
             self.emit("unknown_command", at, reason=argv[0].reason, argv0=argv[0].expansion)
             return None
+        words = [w.text for w in argv]
         self.commands.append(
             PredictedCommand(
                 at,
-                [w.text for w in argv],
+                words,
                 self.spec[-1] if self.spec else None,
                 tuple(vanished),
                 self._command_path(prefix_env),
@@ -464,6 +472,10 @@ class Commands(FastPaths):
                 self._command_io(redirs, argv, prefix_env) if redirs or self.pipe_in is not None else None,
                 # every command's name is asked: the endswith test spares most of them the rest (issue 18)
                 self._compose_env(argv, prefix_env) if name.endswith(_COMPOSE_ENDINGS) else None,
+                # what an ssh hop still reads of a word known but for some expansions (transport/ssh.py)
+                tuple((i, to_str(w.holed), w.holes) for i, w in enumerate(argv) if w.holed is not None)
+                if None in words
+                else (),
             )
         )
         args = argv[1:]
@@ -691,6 +703,18 @@ class Commands(FastPaths):
             stdin is None or stdin[0] is None or stdin[1] in self.source_stack or len(self.source_stack) > 8
         ):
             return None
+        holes: dict[str, str] = {}
+        holes_written: dict[str, str] = {}
+        if (
+            not from_stdin
+            and i < len(texts)
+            and texts[i] is None
+            and shell_c
+            and (argv[i].holed or HOLE) != HOLE
+        ):
+            from argtrace.layers.shell.holes import fill_holes  # a string known but for some expansions
+
+            texts[i], holes, holes_written = fill_holes(argv[i].holed or "", argv[i].holes)
         if not from_stdin and (i >= len(texts) or texts[i] is None):
             return None
         env = {k: to_str(v) for k, (v, *_rest) in self.exported_env().items() if v is not None}
@@ -735,7 +759,11 @@ class Commands(FastPaths):
         if any(r is None for r in rest):
             return None
         # exported with a value not known here: the child has them, set (layers/shell/childenv.py)
-        unknown_env = {**unknown_exports(self.exported_env(), prefix_env, export), **(unknown_env or {})}
+        unknown_env = {
+            **unknown_exports(self.exported_env(), prefix_env, export),
+            **(unknown_env or {}),
+            **holes,
+        }
         for name in unknown_env:
             env.pop(name, None)
         src.tree = self.parse(src.text)
@@ -775,6 +803,10 @@ class Commands(FastPaths):
         if export is not None and child.servers and (lost := sorted(dropped & child.read_names)):
             # the task's shell reads a variable this shell exported but srun --export keeps from it
             self.emit("srun_export", at, names=lost, export=export.at)
+        if holes_written:
+            from argtrace.layers.shell.holes import name_holes
+
+            name_holes(child.servers, child.events, holes_written, holes)
         for s in child.servers:
             s.index = len(self.servers)
             self.servers.append(s)

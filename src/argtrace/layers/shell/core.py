@@ -196,6 +196,13 @@ class ExpWord:
     split_from: str | None = None  # set when an unquoted expansion split into several fields
     offset: int = 0
     unglobbed: str | None = None  # unknown only through pathname expansion: the text before it (latin-1)
+    # unknown only through quoted expansions not known statically ("cmd --addr $ip:5000"): the text with a
+    # HOLE in place of each, and why each is not known (a `bash -c` string still has its other words)
+    holed: str | None = None
+    holes: tuple[tuple[str | None, str], ...] = ()  # (the expansion as written, why it is not known)
+
+
+HOLE = "\x00"  # never in a script's text: analysis.py removes NUL bytes before anything reads it
 
 
 @dataclass
@@ -329,6 +336,8 @@ class PredictedCommand:
     # the environment a `docker compose` command gets (None: another command): compose fills its file's
     # ${NAME} from it (layers/transport/handoff.py); a value None is set but not known statically
     env: dict[str, str | None] | None = None
+    # its words known but for some quoted expansions: (index, the text with a HOLE for each, the holes)
+    holed: tuple[tuple[int, str, tuple[tuple[str | None, str], ...]], ...] = ()
 
     @_ReadOnce
     def texts(self) -> list[str | None]:
@@ -379,6 +388,10 @@ class _Chunk:
     quoted: bool
     split: bool  # an unquoted expansion result: subject to IFS splitting and globbing
     reason: str | None = None
+    source: str | None = None  # unknown: the expansion as written (`$head_ip`), for a hole (ExpWord.holed)
+    # unknown: a variable's value known but for holes of its own (`CMD="... $ip"`, then "$CMD"): that text
+    holed: str | None = None
+    holes: tuple[tuple[str | None, str], ...] = ()
 
 
 _BREAK = _Chunk("", True, False, "BREAK")
@@ -450,9 +463,15 @@ class Core:
         self.servers: list[FoundServer] = []
         self.commands: list[PredictedCommand] = []
         # the commands with a here-document on stdin, and how many of self.commands were looked at for them
-        # (a server start's script_files: layers/shell/written.py; each command is looked at once)
+        # (written_files: what a server start and a `source` read; each command is looked at once)
         self.heredoc_commands: list[PredictedCommand] = []
         self.heredoc_scanned = 0
+        # a variable assigned a text known but for some expansions (`CMD="python3 ... --host $ip"`): id of
+        # its Var -> (that Var, the text with a HOLE for each, the holes). Valid while the name holds that
+        # very Var: every change of a variable makes a new one
+        self.holed_values: dict[int, tuple[Any, str, tuple[tuple[str | None, str], ...]]] = {}
+        self.last_holed: tuple[str, tuple[tuple[str | None, str], ...]] | None = None  # expand_value's
+        self._written: tuple[int, tuple[tuple[str, str | None], ...]] = (0, ())
         self.steps = 0
         self.max_steps = MAX_STEPS + len(source.text) // STEP_BYTES
         self.expanded_bytes = 0
@@ -557,6 +576,20 @@ class Core:
             cached = [e for e in self.events if e.kind == "brace"]
             self._brace_events = cached
         return cached
+
+    def written_files(self) -> tuple[tuple[str, str | None], ...]:
+        """(path, text) of each file the script wrote from a here-document so far (layers/shell/written.py):
+        what a server start's ``--config`` and a ``source`` of such a file read. Each predicted command is
+        looked at once, and the files are worked out again only after a new here-document command."""
+        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
+        self.heredoc_scanned = len(self.commands)
+        if not self.heredoc_commands:
+            return ()
+        if self._written[0] != len(self.heredoc_commands):
+            from argtrace.layers.shell.written import heredoc_files  # only a script that writes one
+
+            self._written = (len(self.heredoc_commands), heredoc_files(self.heredoc_commands))
+        return self._written[1]
 
     def emit(self, kind: str, at: str | None, **data: Any) -> None:
         key = (kind, at, repr(sorted((k, str(v)) for k, v in data.items())))

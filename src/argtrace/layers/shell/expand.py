@@ -20,6 +20,7 @@ from argtrace.layers.shell.core import (
     _BREAK,
     _PLAIN,
     _PLAIN_BRACKETS,
+    HOLE,
     MAX_DEPTH,
     MAX_WORD_BYTES,
     ExpWord,
@@ -30,6 +31,7 @@ from argtrace.layers.shell.core import (
     from_str,
     to_str,
 )
+from argtrace.layers.shell.holes import holed_text, take_holes
 from argtrace.layers.shell.outputs import _EMULATED, _basename, _dirname, _echo_output, _printf, seq_output
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
@@ -102,9 +104,16 @@ class Expander(Params):
             elif isinstance(p, W.DQEnd):
                 out.append(_Chunk("", True, False, "DQEND"))
             elif isinstance(p, W.Param):
-                out.extend(self.expand_param(p, at, assignment))
+                got = self.expand_param(p, at, assignment)
+                for c in got:
+                    if c.text is None and c.source is None:
+                        c.source = p.raw
+                out.extend(got)
             elif isinstance(p, W.CmdSub):
-                out.append(self.command_substitution(p, at))
+                sub = self.command_substitution(p, at)
+                if sub.text is None and sub.source is None:
+                    sub.source = p.raw
+                out.append(sub)
             elif isinstance(p, W.Arith):
                 self.cur_at = at
                 expanded = self.expand_arith_text(p.expr)
@@ -423,7 +432,13 @@ class Expander(Params):
         if st == "unknown":
             if p.op in (":-", "-", ":=", "=", ":+", "+") and p.arg is not None:
                 reason = reason or "not known statically"
-            return [_Chunk(None, q, not q, reason or f"`{raw}` is not known statically")]
+            chunk = _Chunk(None, q, not q, reason or f"`{raw}` is not known statically")
+            if p.op is None and p.index is None and self.holed_values:
+                var = self.lookup(name)
+                kept = self.holed_values.get(id(var))
+                if kept is not None and kept[0] is var:
+                    chunk.holed, chunk.holes = kept[1], kept[2]
+            return [chunk]
         if p.length:
             if st == "unset":
                 self._nounset(name, raw, at)
@@ -649,6 +664,7 @@ class Expander(Params):
         chunks = self.expand_parts(parts, at, assignment=True)
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
         if bad is not None:
+            self.last_holed = holed_text(chunks)
             return None, bad.reason
         if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
             return "".join(c.text or "" for c in chunks), None
@@ -769,14 +785,21 @@ class Expander(Params):
                 continue
             if c.quoted and c.text is not None:
                 pending_dq = False
-            if c.text is None:
+            if c.text is None and not (c.split and c.holed is not None and ifs):
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
                 if c.split:
                     cur["reason_split"] = True
+                elif c.holed is not None:  # a variable's text known but for its own holes
+                    cur["pieces"].append(c.holed)
+                    cur.setdefault("holes", []).extend(c.holes)
+                else:  # one piece of this field whatever its value: a hole in a known text
+                    cur["pieces"].append(HOLE)
+                    source = to_str(c.source) if c.source is not None else None
+                    cur.setdefault("holes", []).append((source, c.reason or "not known statically"))
                 continue
-            if not c.split:
+            if not c.split and c.text is not None:  # (an unknown chunk here is split: handled below)
                 if cur is None:
                     cur = new_field()
                 cur["pieces"].append(c.text)
@@ -789,8 +812,13 @@ class Expander(Params):
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or "IFS is not known statically"
+                cur["no_holes"] = True  # where this field ends is not known
                 continue
-            text = c.text
+            queue: list[tuple[str | None, str]] | None = None
+            if c.text is None:  # an unquoted variable known but for its holes (`$CMD`): its text is split
+                text, queue = c.holed or "", list(c.holes)
+            else:
+                text = c.text or ""
             if ifs == "":
                 if text:
                     if cur is None:
@@ -810,6 +838,8 @@ class Expander(Params):
                         if cur is None:
                             cur = new_field()
                         cur["pieces"].append("".join(buf))
+                        if queue is not None:
+                            take_holes(cur, cur["pieces"][-1], queue)
                         buf = []
                     if ch in ws:
                         if cur is not None:
@@ -840,6 +870,8 @@ class Expander(Params):
                     cur = new_field()
                 piece = "".join(buf)
                 cur["pieces"].append(piece)
+                if queue is not None:
+                    take_holes(cur, piece, queue)
                 if _has_glob(piece):
                     cur["glob"] = True
         if cur is not None:
@@ -861,6 +893,13 @@ class Expander(Params):
             ftext: str | None = "".join(f["pieces"])
             reason = f["reason"]
             unglobbed = None
+            holed = None
+            if (
+                reason is not None
+                and "holes" in f
+                and not (f.get("reason_split") or f.get("no_holes") or f["glob"])
+            ):
+                holed = ftext
             if reason is None and f["glob"] and "noglob" not in self.options:
                 reason = (
                     f"pathname expansion of `{to_str(ftext or '')}` depends on the files present when the "
@@ -869,7 +908,7 @@ class Expander(Params):
                 self.emit("glob", at, word=to_str(ftext or ""), raw=to_str(raw))
                 ftext, unglobbed = None, ftext
             elif reason is not None:
-                if f.get("reason_split"):
+                if f.get("reason_split") or f.get("hole_split"):
                     reason += " (unquoted: it may also split into several words)"
                 ftext = None
             result.append(
@@ -882,6 +921,8 @@ class Expander(Params):
                     to_str(raw) if split_happened and len(fields) > 1 else None,
                     offset,
                     unglobbed,
+                    holed,
+                    tuple(f["holes"]) if holed is not None else (),
                 )
             )
         return result

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from argtrace.layers.shell.core import ExpWord
+from argtrace.layers.shell.core import HOLE, ExpWord
 
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Export
@@ -46,23 +46,35 @@ def sbatch_job(
     from argtrace.layers.slurm import sbatch_wrap, srun_export
 
     texts = [w.text for w in argv]
-    found = sbatch_wrap(texts)
+    # a string known but for some expansions (`--wrap="... --host $ip"`) is found by its known text
+    found = sbatch_wrap([w.text if w.text is not None else w.holed for w in argv])
     if found is None:
         return None
     index, offset = found
     word = argv[index]
-    if word.text is None:
+    if word.text is not None:
+        wrapped = ExpWord(word.text[offset:], word.at, word.expansion, word.reason)
+    elif word.holed is not None and HOLE not in word.holed[:offset]:
+        wrapped = ExpWord(
+            None, word.at, word.expansion, word.reason, holed=word.holed[offset:], holes=word.holes
+        )
+    else:
         return None
     if extra := _after_wrap(texts, index + 1):
         # sbatch(1): with --wrap "a script name and arguments may not be specified"; sbatch exits with
         # "Script arguments not permitted with --wrap option" (rwth-i6/sisyphus#182 quotes it)
-        evaluator.emit("sbatch_wrap_args", at, wrap=word.text[offset:], words=extra)
+        shown = wrapped.text if wrapped.text is not None else wrapped.expansion
+        evaluator.emit("sbatch_wrap_args", at, wrap=shown, words=extra)
         return [], None
+    export = srun_export(texts[:index], _exported(evaluator, prefix_env), program="sbatch")
+    return [ExpWord("sh", at, "literal"), ExpWord("-c", at, "literal"), wrapped], export
+
+
+def _exported(evaluator: Any, prefix_env: Mapping[str, tuple[Any, ...]]) -> dict[str, Any]:
+    """The variables the submitting shell gives the job: what it exported and the command's prefix."""
     exported = {k: v[0] for k, v in evaluator.exported_env().items()}
     exported.update({k: v[0] for k, v in prefix_env.items()})
-    export = srun_export(texts[:index], exported, program="sbatch")
-    shell = [ExpWord("sh", at, "literal"), ExpWord("-c", at, "literal")]
-    return [*shell, ExpWord(word.text[offset:], word.at, word.expansion, word.reason)], export
+    return exported
 
 
 def _after_wrap(texts: Sequence[str | None], start: int) -> list[str]:

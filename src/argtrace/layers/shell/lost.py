@@ -5,7 +5,8 @@ wrapper (``nohup``, ``timeout``, ``exec``...) runs as the program (SH041; ``fram
 ``assignment_as_program`` finds it), a variable the caller gave a script that the script sets again for its
 server without reading it (SH042; the ``caller_env_replaced`` event of ``commands.py``), and a sourced env
 file's ``NAME=a b`` line that bash runs as the command ``b`` (SH043; ``envlines.py``). Secret-named values are
-shown redacted.
+shown redacted. It also owns TP104: the ``sglang``/``vllm`` console script given the server's flags where
+its subcommand belongs (``frameworks/detect.py``'s ``console_without_subcommand`` finds it).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 from typing import Any
 
 from argtrace.layers.shell import evaluate as E
-from argtrace.model import Evidence, Finding
+from argtrace.model import Evidence, Finding, Layer
 
 
 def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:
@@ -143,4 +144,66 @@ def lost_value_finding(kind: str, at: str | None, d: dict[str, Any]) -> Finding:
         ],
         fix=f"Have the script keep the caller's value (`{name}=${{{name}:-DEFAULT}}`, or "
         f"derive its per-server values from `${name}`), or set {name} inside the script.",
+    )
+
+
+# How each console script's parser reads its first words, from the releases' code: SGLang's
+# ``sglang/cli/main.py`` (``add_subparsers(dest="subcommand", required=True)``, then ``parse_known_args``:
+# 0.5.10.post1:16 and :35, 0.5.23:27 and :46), vLLM's ``vllm/entrypoints/cli/main.py``
+# (``add_subparsers(required=False, dest="subparser")``, then ``parse_args``: 0.33.0:98 and :110). The
+# first word that is not an option goes to the subcommand; an unknown option is kept aside by
+# parse_known_args (SGLang) and refused by parse_args (vLLM).
+_CONSOLE_PARSERS = {
+    "sglang": (
+        "SGLang",
+        "sglang/cli/main.py",
+        "subcommand",
+        "the following arguments are required: subcommand",
+    ),
+    "vllm": ("vLLM", "vllm/entrypoints/cli/main.py", "subparser", "unrecognized arguments: {rest}"),
+}
+
+
+def subcommand_findings(ev: E.ShellEvaluator) -> list[Finding]:
+    """TP104 for each command of the script that runs ``sglang --model-path M`` or ``vllm MODEL``."""
+    out: list[Finding] = []
+    for c in ev.commands:
+        if not c.texts or not any(w and ("sglang" in w or "vllm" in w) for w in c.texts):
+            continue  # read before copying the words: most of a big script's commands (issue 18)
+        found = subcommand_finding([w if w is not None else "" for w in c.texts], c.at, "shell")
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def subcommand_finding(texts: list[str], at: str, layer: Layer) -> Finding | None:
+    """TP104: the console script's parser takes the first word that is not an option as its subcommand,
+    refuses it (or finds none) and exits with status 2 before any server starts. ``layer`` says where the
+    words were read (a script's command, or a container's argv: layers/transport/containers.py)."""
+    from argtrace.frameworks.detect import console_without_subcommand
+
+    found = console_without_subcommand(texts)
+    if found is None:
+        return None
+    framework, index = found
+    name, source, dest, no_positional = _CONSOLE_PARSERS[framework]
+    console, rest = texts[index], texts[index + 1 :]
+    positional = next((w for w in rest if w and not w.startswith("-")), None)
+    if positional is not None:
+        error = f"argument {dest}: invalid choice: '{positional}'"
+    else:
+        error = no_positional.format(rest=" ".join(rest))
+    args = " ".join(rest)
+    launcher = f"`python -m sglang.launch_server {args}` (releases before 0.5.5 have no `sglang serve`)"
+    from argtrace.rules.launchers import TP104  # here: most scripts have no such command
+
+    return TP104.finding(
+        f"`{console}` is {name}'s command-line tool, whose first word must be a subcommand (`serve` "
+        f'starts the server; {source}): given `{rest[0]}` there, its parser stops with "{error}" '
+        "(exit status 2) and no server starts",
+        at=at,
+        evidence=[Evidence(layer=layer, at=at, text=" ".join(texts))],
+        fix=f"Insert `serve` after `{console}`: `{console} serve {args}`"
+        + (f", or start it with {launcher}" if framework == "sglang" else "")
+        + ".",
     )

@@ -19,9 +19,17 @@ A variable a block reads and no kept block sets (``$MODEL_PATH``, ``$MASTER_IP``
 reader fills (:func:`placeholders`): read as set to a value not known here, not as unset (an unset unquoted
 word would vanish, SH007).
 
+A page whose launch is a configuration, not a command (dstack's example pages: a ``yaml`` block holding
+the service whose ``commands:`` start the server, next to ``$ dstack apply`` and its output in a shell
+block), has no shell block that starts a server: :func:`server_yaml_blocks` gives its ``yaml`` blocks that
+name a server start as one YAML stream, each block a document at the page's line numbers, for the manifest
+readers (a dstack run, a compose file, a Kubernetes manifest), as the page's reader would save and apply it.
+
 What it does not model: a variable a reader sets in an earlier block that starts no server (the launch
-reads it as unknown), indented code blocks (four blanks, no fence), and blocks inside HTML (``<details>``
-around a fence is text CommonMark reads through, and so is this).
+reads it as unknown), indented code blocks (four blanks, no fence), blocks inside HTML (``<details>``
+around a fence is text CommonMark reads through, and so is this), and a page with both: its shell blocks
+are the launch. A dstack run is one document: of several blocks (a page's NVIDIA and AMD tabs) the first
+is read.
 """
 
 from __future__ import annotations
@@ -48,6 +56,7 @@ _SHELL = frozenset(
         "terminal",
     }
 )
+_YAML = frozenset({"yaml", "yml"})
 _SESSION = frozenset({"console", "shell-session", "shellsession", "sh-session", "terminal"})
 _PROMPT = re.compile(r"^\s*(?:\(\S+\)\s*)?[$#]\s")  # `$ cmd`, `(venv) $ cmd`, `# cmd` in a session
 _SERVER = re.compile(
@@ -96,6 +105,17 @@ def _block_lines(info: str, body: list[str]) -> list[str]:
 
 def server_blocks_script(data: bytes) -> bytes:
     """The page as the script of its shell blocks that start a server (module docstring)."""
+    return _blocks(data, yaml=False)
+
+
+def server_yaml_blocks(data: bytes) -> bytes | None:
+    """The page's ``yaml`` blocks that start a server as one YAML stream (module docstring): each block a
+    document whose ``---`` is its opening fence's line, every other line blank; None for a page with none."""
+    stream = _blocks(data, yaml=True)
+    return stream if stream.strip() else None
+
+
+def _blocks(data: bytes, *, yaml: bool) -> bytes:
     lines = data.decode("utf-8", "replace").split("\n")
     out = [""] * len(lines)
     i = 0
@@ -117,7 +137,12 @@ def server_blocks_script(data: bytes) -> bytes:
         body = [
             line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[start:end]
         ]
-        if info.split("{", 1)[0] in _SHELL and any(_SERVER.search(line) for line in body):
+        language = info.split("{", 1)[0]
+        if yaml and language in _YAML and any(_SERVER.search(line) for line in body):
+            out[i] = "---"
+            for n, line in enumerate(body):
+                out[start + n] = line
+        elif not yaml and language in _SHELL and any(_SERVER.search(line) for line in body):
             for n, line in enumerate(_block_lines(info, body)):
                 out[start + n] = line
         i = end + 1

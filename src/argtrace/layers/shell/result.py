@@ -49,6 +49,11 @@ class ShellResult:
     # for each of those commands (same order): the environment a `docker compose` command runs with (None:
     # another command; a value None: set, not known statically)
     command_env: list[dict[str, str | None] | None] = field(default_factory=list)
+    # the commands (by number) with words known but for some quoted expansions: (index, the text with a
+    # HOLE for each, the holes' expansions as written and why each is not known); an ssh hop reads the rest
+    command_holed: dict[int, tuple[tuple[int, str, tuple[tuple[str | None, str], ...]], ...]] = field(
+        default_factory=dict
+    )
     # for each server (same order): the condition it depends on (None: always runs), and its stdout/stderr
     conditions: list[str | None] = field(default_factory=list)
     outputs: list[dict[str, str | None]] = field(default_factory=list)

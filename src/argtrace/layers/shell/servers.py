@@ -152,12 +152,9 @@ class ServerRecords(Conditions):
         if self.no_script_arguments:
             srv.from_missing_arguments = self._from_missing_arguments(argv, env, vanished)
         srv.from_unset_variables = self._from_unset_variables(argv, env)
-        self.heredoc_commands.extend(c for c in self.commands[self.heredoc_scanned :] if c.io is not None)
-        self.heredoc_scanned = len(self.commands)
-        if self.heredoc_commands:
-            from argtrace.layers.shell.written import heredoc_files  # only a script that writes one
-
-            srv.script_files = heredoc_files(self.heredoc_commands)
+        written = self.written_files()
+        if written:
+            srv.script_files = written
         if self.loops and self._repeats(srv):
             return
         srv.index = len(self.servers)

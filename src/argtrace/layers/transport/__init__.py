@@ -238,6 +238,8 @@ def _follow(
                 located.expanded = (io.stdin,)
             if located is not None and io is not None and io.piped_from is not None:
                 located.piped_from, located.piped = io.piped_from, io.stdin
+            if located is not None and number in shell.command_holed:
+                located.holed = {i: (text, holes) for i, text, holes in shell.command_holed[number]}
         before = len(result.servers)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
@@ -288,6 +290,10 @@ def _dispatch(
 
         _sudo(at, argv, result)
         _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
+    elif base in ("kubectl", "oc") and "exec" in argv:
+        from argtrace.layers.transport.kube_exec import follow_kube_exec
+
+        follow_kube_exec(at, argv, result)
     elif base == "gcloud":
         from argtrace.layers.transport.gcloud_run import follow_run_deploy
 
@@ -312,7 +318,9 @@ _CONTAINER_PROGRAMS = frozenset({"docker", "podman", "nvidia-docker", "nerdctl"}
 _CONTAINER_ENDINGS = tuple(_CONTAINER_PROGRAMS)
 # the first words _dispatch gives a branch of its own; any other goes to _wrapped (without an ssh host)
 _DISPATCHED = frozenset(
-    {"ssh", "autossh", "scp", "rsync", "sudo", "gcloud", "tmux", "screen", *_CONTAINER_PROGRAMS, *_SHELLS}
+    {"ssh", "autossh", "scp", "rsync", "sudo", "gcloud", "tmux", "screen", "kubectl", "oc"}
+    | _CONTAINER_PROGRAMS
+    | _SHELLS
 )
 
 

@@ -15,6 +15,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.containers import (
     _container_servers,
     _entrypoint_findings,
@@ -341,8 +342,10 @@ def _compose(
         assumed = None
         if command:
             assumed = _entrypoint_findings(at, image, entrypoint, command, result, how="`command:`")
-            if _seq(_get(svc, "command")) is not None:
-                _exec_form_findings(at, command, result, how=f"service {name}'s `command:` list", final=final)
+            # a string is split into words by compose itself (compose-go's shellwords): no shell runs it
+            # either, so what survived interpolation (`$${PORT}` -> `${PORT}`, `&&`) reaches the program as is
+            form = "list" if _seq(_get(svc, "command")) is not None else "string"
+            _exec_form_findings(at, command, result, how=f"service {name}'s `command:` {form}", final=final)
         before = len(result.servers)
         _container_servers(
             at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result, lost
@@ -405,7 +408,7 @@ def _compose_env_file_entries(
             continue
         path, _unset = compose_interpolate(text, env)
         if not path.startswith("/"):  # compose-go: filepath.Join(project directory, path)
-            path = posixpath.normpath(posixpath.join(posixpath.dirname(label), path))
+            path = posixpath.normpath(posixpath.join(base_dir(label), path))
         entries.append((path, required, _line(label, item), form))
     return entries
 

@@ -33,6 +33,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.envfiles import (
     EnvFile,
@@ -210,7 +211,7 @@ def _invalid_interpolations(label: str, values: list[_Value], result: TransportR
 
 
 def _dotenv(label: str) -> EnvFile | None:
-    path = posixpath.join(posixpath.dirname(label) or ".", ".env")
+    path = posixpath.join(base_dir(label), ".env")
     data, problem, _missing = read_env_file(path)
     if data is None or problem is not None:
         return None
@@ -241,7 +242,7 @@ def _read_by_env_files(label: str, paths: list[str], env: Mapping[str, str | Non
     out: set[str] = set()
     for written in paths:
         path, _unset = compose_interpolate(written, {k: v for k, v in env.items() if v is not None})
-        data, problem, _missing = read_env_file(posixpath.join(posixpath.dirname(label) or ".", path))
+        data, problem, _missing = read_env_file(posixpath.join(base_dir(label), path))
         if data is None or problem is not None:
             continue
         text = _env_text(data)

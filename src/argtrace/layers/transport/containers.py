@@ -414,6 +414,14 @@ def _container_servers(
     server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
+        return
+    from argtrace.layers.shell.lost import subcommand_finding
+
+    # the container runs `sglang --model-path M` (the image's entrypoint runs its arguments): TP104; not
+    # where the image's entrypoint is not known (TP040): it may take those words as its own arguments
+    no_subcommand = subcommand_finding(list(whole), at, "transport")
+    if no_subcommand is not None and not any(f.code == "TP040" for f in result.findings):
+        result.findings.append(no_subcommand)
 
 
 def _file_place(where: str | None) -> tuple[str | None, int, int]:

@@ -413,8 +413,27 @@ def analyze_manifest(
 
         analyze_task_definition(source.label, nodes[0] if nodes else None, container, result)
         return _scrubbed(result, env)
+    if kind == "compose":
+        from argtrace.layers.transport.compose_project import base_dir, remember_project
+
+        # a fragment of the project above it (its env files are there, not beside it): that directory's
+        # `.env` and relative paths, as `docker compose -f PROJECT/compose.yml -f FILE` reads them
+        project = remember_project(source.label, nodes[0] if nodes else None)
+        if project is not None:
+            from argtrace.rules.carriers import TP106
+
+            result.findings.append(
+                TP106.finding(
+                    f"{source.label} is read as part of the compose project in {project[0]}: its env files "
+                    f"are there, beside {project[1]}, not beside it, so docker compose runs it after that "
+                    f"file (`docker compose -f {posixpath.join(project[0], project[1])} -f {source.label}`) "
+                    "and reads .env and its relative paths from that directory",
+                    at=source.label,
+                    basis="assumed",
+                )
+            )
     if kind == "compose" and dotenv is None:
-        dotenv = read_dotenv(posixpath.join(posixpath.dirname(source.label) or ".", ".env"), env)
+        dotenv = read_dotenv(posixpath.join(base_dir(source.label), ".env"), env)
     if kind == "compose":
         from argtrace.layers.transport.compose_dotenv import compose_file_checks
 

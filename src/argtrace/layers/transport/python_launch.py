@@ -54,6 +54,9 @@ if TYPE_CHECKING:
     from argtrace.layers.transport.python_fields import KeywordWords
 
 _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}
+# a Modal image's package installs (modal.Image methods): the framework pinned there is the release run
+_IMAGE_INSTALLS = ("pip_install", "uv_pip_install")
+_FRAMEWORK_PIN = re.compile(r"(?i)^(sglang|vllm)(\[[^\]]*\])?===?\d")
 _SHELL_FUNCS = {
     "os.system",
     "os.popen",
@@ -78,6 +81,9 @@ class PythonLaunch:
     findings: list[Finding] = field(default_factory=list)
     calls: list[dict[str, Any]] = field(default_factory=list)
     notebook: bool = False
+    # the one registry image a Modal app's image is built from (`modal.Image.from_registry(REF)`): the
+    # servers it starts run in it, so its tag is the release's evidence as a container's image is
+    image: str | None = None
 
     @property
     def section(self) -> dict[str, Any]:
@@ -120,6 +126,7 @@ class _Reader:
         self.calls: list[dict[str, Any]] = []
         self.nested: set[int] = set()  # ServerArgs(...) handed to Engine(server_args=...): read once
         self.said: set[tuple[str, int]] = set()  # the unknown values TP094 has named
+        self.images: set[str] = set()  # `modal.Image.from_registry(...)` references
 
     # -- the calls --------------------------------------------------------------------------------------
 
@@ -134,10 +141,34 @@ class _Reader:
         for call in calls:
             if id(call) in self.nested:
                 continue
+            if isinstance(call.func, ast.Attribute) and call.func.attr in _IMAGE_INSTALLS:
+                self._image_install(call)
+                continue
+            if isinstance(call.func, ast.Attribute) and call.func.attr == "from_registry" and call.args:
+                ref = self.values.value(call.args[0], call.lineno)
+                if isinstance(ref, str):
+                    self.images.add(ref)
+                continue
             name = self._dotted(call.func)
             if name is None:
                 continue
             self._call(call, name)
+
+    def _image_install(self, call: ast.Call) -> None:
+        """A Modal image's ``.pip_install("vllm==0.13.0", ...)``/``.uv_pip_install(...)``: the packages the
+        server's image is built with, written as the ``pip install`` it runs, so a pinned framework is the
+        release's evidence as a script's pip line is (``frameworks/release.py``); only a pin of SGLang or
+        vLLM is written, nothing else of the image is a command of the launch."""
+        words: list[str] = []
+        for arg in call.args:
+            value = self.values.value(arg, call.lineno)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if isinstance(item, str):
+                    words.append(item)
+        pins = [w for w in words if _FRAMEWORK_PIN.match(w)]
+        if pins:
+            method = call.func.attr if isinstance(call.func, ast.Attribute) else "pip_install"
+            self._command(call, method, "pip install " + " ".join(shlex.quote(w) for w in pins), False)
 
     def _call(self, call: ast.Call, name: str) -> None:
         last = name.rsplit(".", 1)[-1]
@@ -312,12 +343,49 @@ class _Reader:
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
             left, right = self._text(node.left, line), self._text(node.right, line)
             return None if left is None or right is None else left + right
+        joined = self._joined(node, line)
+        if joined is not None:
+            return joined
         value = self.values.value(node, line)
         if isinstance(value, str):
             return value
         if isinstance(value, Unknown) and isinstance(node, ast.Name):
             return None
         return None
+
+    def _joined(self, node: ast.AST, line: int) -> str | None:
+        """``SEP.join(WORDS)`` of a list the file builds, some of its words known only when the program
+        runs (a Modal app's `HF_HUB_OFFLINE={...}` word, words added under an `if` of an environment
+        variable): the known words as written and each unknown one as ``${PY_...}``, unquoted as the
+        joined text leaves it (an f-string word keeps its known text around the field); None when it is
+        not such a join or no word is unknown (the plain value reads it)."""
+        if not (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute)
+            and node.func.attr == "join"
+            and isinstance(node.func.value, ast.Constant)
+            and isinstance(node.func.value.value, str)
+            and len(node.args) == 1
+            and not node.keywords
+        ):
+            return None
+        items = self.values.value(node.args[0], line)
+        if not isinstance(items, (list, tuple)) or not any(isinstance(i, Unknown) for i in items):
+            return None
+        words: list[str] = []
+        for item in items:
+            if isinstance(item, Unknown):
+                try:
+                    written = ast.parse(item.text, mode="eval").body
+                except SyntaxError:
+                    written = None
+                text = self._text(written, item.line) if isinstance(written, ast.JoinedStr) else None
+                words.append(text if text is not None else "${" + self._placeholder(item) + "}")
+            elif isinstance(item, (str, int, float)) and not isinstance(item, bool):
+                words.append(str(item))
+            else:
+                return None
+        return node.func.value.value.join(words)
 
     # -- SGLang's helpers -------------------------------------------------------------------------------
 
@@ -615,6 +683,7 @@ class _Reader:
             findings=self.findings,
             calls=self.calls,
             notebook=self.code.notebook,
+            image=next(iter(self.images)) if len(self.images) == 1 else None,
         )
 
 

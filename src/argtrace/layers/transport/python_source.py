@@ -124,7 +124,12 @@ def _escapes(lines: list[str], start: int, out: PythonCode, *, notebook: bool) -
     """``lines`` (the first at line ``start``) with IPython's ``!cmd`` escapes taken out as shell commands
     and ``%`` magics blanked, in a notebook; a module's lines as they are."""
     kept: list[str] = []
+    joined = 0  # lines an escape's trailing backslashes took in (IPython joins them to the command)
     for offset, line in enumerate(lines):
+        if joined:
+            joined -= 1
+            kept.append("")
+            continue
         stripped = line.lstrip()
         if notebook and stripped.startswith("%"):
             kept.append("")
@@ -135,12 +140,26 @@ def _escapes(lines: list[str], start: int, out: PythonCode, *, notebook: bool) -
             column = (
                 line.index("!") + 1 + (1 if line[line.index("!") + 1 : line.index("!") + 2] == "!" else 0)
             )
-            out.shell.append((start + offset, column, command))
+            # `!uv pip install \` continued on the next lines: IPython's assemble_continued_line
+            # (inputtransformer2) drops each trailing backslash and joins the lines with a space; the
+            # backslash-newline kept before a blank-led line is the same to bash, and keeps the lines
+            pieces = [command]
+            while _continues(pieces[-1]) and offset + len(pieces) < len(lines):
+                following = lines[offset + len(pieces)]
+                pieces.append(following if following[:1] in (" ", "\t") else " " + following)
+            joined = len(pieces) - 1
+            out.shell.append((start + offset, column, "\n".join(pieces)))
             kept.append(match.group("indent") + "pass")
             continue
         kept.append(line)
     out.text = "\n".join(kept) + "\n"
     return out
+
+
+def _continues(line: str) -> bool:
+    """A line ending in an odd number of backslashes: the next line continues it."""
+    trailing = len(line) - len(line.rstrip("\\"))
+    return trailing % 2 == 1
 
 
 def _is_python(line: str) -> bool:

@@ -4,12 +4,16 @@ assigned literals, or unknown with what it rests on (``ast`` only; nothing is im
 A name is followed when the file gives it literal values and changes it only by ``+=``/``.append``/
 ``.extend``/``.insert`` of literals (a list built up for ``subprocess``): its value at a call is what the
 statements before the call's line made of it. A name assigned anything else (a function's result, a loop
-variable, a parameter) is unknown at every use, like ``$(...)`` in a script.
+variable, a parameter) is unknown at every use, like ``$(...)`` in a script. A change under an ``if``
+counts as the file's literals decide the test; a test known only when the program runs leaves the words
+a list gains there unknown (any number of them), and any other change there makes the name unknown.
 """
 
 from __future__ import annotations
 
 import ast
+import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +30,7 @@ class Unknown:
 
 
 _ENVIRON = ("os.environ", "environ")
+_MAIN = re.compile(r"""__name__ == (['"])__main__\1|(['"])__main__\2 == __name__""")
 
 
 class Values:
@@ -34,6 +39,14 @@ class Values:
     def __init__(self, tree: ast.AST) -> None:
         # name -> [(line, kind, node)], in source order; kind: "set", "add" (+=, extend), "append", "other"
         self._writes: dict[str, list[tuple[int, str, ast.AST | None]]] = {}
+        # a statement under an `if` -> the tests that decide whether it runs, each with the branch it is in
+        # (`if USE_DUMMY_WEIGHTS: cmd.extend([...])` adds the words only when the test holds)
+        self._guards: dict[int, tuple[tuple[ast.expr, bool], ...]] = {}
+        self._guard(tree, ())
+        # the loop variables of a comprehension being evaluated, innermost last
+        self._bound: list[dict[str, Any]] = []
+        # a function of the file by its name (None: the name is defined more than once)
+        self._functions: dict[str, ast.FunctionDef | None] = {}
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -41,13 +54,22 @@ class Values:
             elif isinstance(node, ast.AnnAssign) and node.value is not None:
                 self._target(node.target, node.value, node.lineno)
             elif isinstance(node, ast.AugAssign) and isinstance(node.target, ast.Name):
-                kind = "add" if isinstance(node.op, ast.Add) else "other"
+                # `CONFIG |= {...}` merges a dict as `.update` does
+                kind = (
+                    "add"
+                    if isinstance(node.op, ast.Add)
+                    else "update"
+                    if isinstance(node.op, ast.BitOr)
+                    else "other"
+                )
                 self._write(node.target.id, node.lineno, kind, node.value)
             elif isinstance(node, (ast.For, ast.AsyncFor, ast.comprehension)):
                 for name in ast.walk(node.target):
                     if isinstance(name, ast.Name):
                         self._write(name.id, getattr(node, "lineno", 0), "other", None)
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+                if isinstance(node, ast.FunctionDef):
+                    self._functions[node.name] = None if node.name in self._functions else node
                 for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
                     self._write(arg.arg, 0, "other", None)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
@@ -80,9 +102,34 @@ class Values:
         for writes in self._writes.values():
             writes.sort(key=lambda w: w[0])
 
+    def _guard(self, node: ast.AST, tests: tuple[tuple[ast.expr, bool], ...]) -> None:
+        """Record, for each statement under an ``if``, the tests that decide whether it runs (a function's
+        body starts afresh: its own ``if``\\s are read when it is the call's)."""
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                self._guard(child, ())
+            elif isinstance(child, ast.If):
+                for branch, holds in ((child.body, True), (child.orelse, False)):
+                    for statement in branch:
+                        inner = (*tests, (child.test, holds))
+                        for sub in ast.walk(statement):  # a nested `if` below overwrites with its own
+                            self._guards[id(sub)] = inner
+                        self._guard(statement, inner)
+            else:
+                self._guard(child, tests)
+
     def _target(self, target: ast.AST, value: ast.AST | None, line: int) -> None:
         if isinstance(target, ast.Name):
             self._write(target.id, line, "set", value)
+        elif (
+            isinstance(target, (ast.Tuple, ast.List))
+            and isinstance(value, (ast.Tuple, ast.List))
+            and len(target.elts) == len(value.elts)
+            and not any(isinstance(e, ast.Starred) for e in [*target.elts, *value.elts])
+        ):
+            # `GPU_TYPE, N_GPUS = "H100!", 2`: each name its own value
+            for element, part in zip(target.elts, value.elts, strict=True):
+                self._target(element, part, line)
         elif isinstance(target, (ast.Tuple, ast.List)):
             for name in ast.walk(target):
                 if isinstance(name, ast.Name):
@@ -105,6 +152,15 @@ class Values:
             return Unknown(name, f"`{name}` is set by code that runs only with the program", line)
         value: Any = None
         for write_line, kind, node in before:
+            decided = self._decided(node, write_line, depth)
+            if decided is False:
+                continue  # a branch the file's literals rule out
+            if decided is not True:
+                # a test known only when the program runs: a list may gain the words, any number of them
+                if kind in ("add", "append") and isinstance(value, list) and node is not None:
+                    value = [*value, Unknown(ast.unparse(node), decided, write_line, many=True)]
+                    continue
+                return Unknown(name, f"`{name}` is changed where {decided[0].lower()}{decided[1:]}", line)
             part = self.value(node, write_line, depth + 1) if node is not None else None
             if kind == "set":
                 value = part
@@ -129,6 +185,21 @@ class Values:
             else:
                 return Unknown(name, f"`{name}` is changed in a way argtrace does not follow", line)
         return value
+
+    def _decided(self, node: ast.AST | None, line: int, depth: int) -> bool | str:
+        """Whether the ``if`` tests around a write let it run: True, False, or why it is known only when
+        the program runs."""
+        for test, holds in self._guards.get(id(node), ()) if node is not None else ():
+            if _MAIN.fullmatch(ast.unparse(test)):
+                continue  # the program run as a script, as its launch runs it
+            truth = self.value(test, line, depth + 1)
+            if isinstance(truth, Unknown) or (
+                isinstance(truth, (list, tuple, dict)) and any(isinstance(item, Unknown) for item in truth)
+            ):
+                return f"the test `{ast.unparse(test)}` is known only when the program runs"
+            if bool(truth) != holds:
+                return False
+        return True
 
     def value(self, node: ast.AST | None, line: int | None = None, depth: int = 0) -> Any:
         """A literal (str, int, float, bool, None, list, tuple, dict) or :class:`Unknown`; inside a list,
@@ -164,7 +235,12 @@ class Values:
                 out[self.value(key, at, depth)] = self.value(item, at, depth)
             return out
         if isinstance(node, ast.Name):
+            for scope in reversed(self._bound):
+                if node.id in scope:
+                    return scope[node.id]
             return self.name(node.id, at, depth)
+        if isinstance(node, ast.ListComp):
+            return self._listcomp(node, at, depth)
         if isinstance(node, ast.JoinedStr):
             return self._fstring(node, at, depth)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -175,6 +251,19 @@ class Values:
                 return [*left, *right]
             if isinstance(left, str) and isinstance(right, str):
                 return left + right
+            if _number(left) and _number(right):
+                return left + right
+            return self._unknown(node, at)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, (ast.Sub, ast.Mult, ast.FloorDiv)):
+            # `TARGET_INPUTS * 2`, `10 * MINUTES`: arithmetic of the file's numbers
+            left, right = self.value(node.left, at, depth), self.value(node.right, at, depth)
+            if _number(left) and _number(right):
+                if isinstance(node.op, ast.Sub):
+                    return left - right
+                if isinstance(node.op, ast.Mult):
+                    return left * right
+                if right != 0:
+                    return left // right
             return self._unknown(node, at)
         if isinstance(node, ast.Call):
             return self._call(node, at, depth)
@@ -189,6 +278,20 @@ class Values:
             inner = self.value(node.operand, at, depth)
             if isinstance(inner, (int, float)) and not isinstance(inner, bool):
                 return -inner
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.Not):
+            inner = self.value(node.operand, at, depth)
+            if isinstance(inner, (str, int, float, bool, type(None))):
+                return not inner
+        if (
+            isinstance(node, ast.Compare)
+            and len(node.ops) == 1
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+        ):
+            # `if MODE == "dummy":` with MODE a literal of the file
+            left, right = self.value(node.left, at, depth), self.value(node.comparators[0], at, depth)
+            plain = (str, int, float, bool, type(None))
+            if isinstance(left, plain) and isinstance(right, plain):
+                return (left == right) == isinstance(node.ops[0], ast.Eq)
         return self._unknown(node, at)
 
     def _call(self, node: ast.Call, at: int, depth: int) -> Any:
@@ -201,6 +304,18 @@ class Values:
                 except ValueError:
                     return self._unknown(node, at)
             return inner if isinstance(inner, Unknown) else self._unknown(node, at)
+        if func in ("json.dumps", "dumps") and len(node.args) == 1 and not node.keywords:
+            # `json.dumps(SPECULATIVE_CONFIG)` of a dict the file gives: the text the program passes
+            inner = self.value(node.args[0], at, depth)
+            if _plain(inner):
+                return json.dumps(inner)
+            return self._unknown(node, at)
+        if isinstance(node.func, ast.Name) and not node.args and not node.keywords and depth < 8:
+            returned = self._returned(node.func.id)
+            if returned is not None:
+                # `cmd = _server_command()` of a function without parameters whose one `return` gives the
+                # list: that value, as the function's statements before the return make it
+                return self.value(returned.value, returned.lineno, depth + 1)
         if func == "dict" and not node.args:
             return {k.arg: self.value(k.value, at, depth) for k in node.keywords if k.arg is not None}
         if func in ("list", "tuple") and len(node.args) == 1:
@@ -221,6 +336,85 @@ class Values:
             if isinstance(items, (list, tuple)) and all(isinstance(i, str) for i in items):
                 return method.value.value.join(items)
         return self._unknown(node, at)
+
+    def _listcomp(self, node: ast.ListComp, at: int, depth: int) -> Any:
+        """``[item for k, v in CONFIG.items() for item in (f"--{k}", str(v))]`` (Modal's examples spread a
+        dict of settings into the command): each loop over a list, tuple or dict the file gives, its
+        variables bound in turn; a loop over anything else, or a test known only when the program runs,
+        leaves the list unknown."""
+        out: list[Any] = []
+
+        def walk(index: int) -> bool:
+            if index == len(node.generators):
+                out.append(self.value(node.elt, at, depth))
+                return len(out) <= 4096
+            loop = node.generators[index]
+            items = None if loop.is_async else self._iterable(loop.iter, at, depth)
+            if items is None:
+                return False
+            for item in items:
+                scope = _bind(loop.target, item)
+                if scope is None:
+                    return False
+                self._bound.append(scope)
+                try:
+                    tests = [self.value(test, at, depth) for test in loop.ifs]
+                    if any(not isinstance(t, (str, int, float, bool, type(None))) for t in tests):
+                        return False
+                    if all(tests) and not walk(index + 1):
+                        return False
+                finally:
+                    self._bound.pop()
+            return True
+
+        return out if walk(0) else self._unknown(node, at)
+
+    def _iterable(self, node: ast.expr, at: int, depth: int) -> list[Any] | None:
+        """What a comprehension loops over, when the file gives it: a list, a tuple, a dict (its keys) or
+        a dict's ``.items()``/``.keys()``/``.values()``."""
+        method = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and not node.args:
+            method, node = node.func.attr, node.func.value
+            if method not in ("items", "keys", "values"):
+                return None
+        value = self.value(node, at, depth)
+        if isinstance(value, dict):
+            if method == "items":
+                return list(value.items())
+            return list(value.values()) if method == "values" else list(value)
+        if method is None and isinstance(value, (list, tuple)):
+            return list(value)
+        return None
+
+    def _returned(self, name: str) -> ast.Return | None:
+        """The one ``return VALUE`` of the file's function ``name`` that takes no parameters; None for
+        another function (parameters, several returns, a generator, defined twice)."""
+        fn = self._functions.get(name)
+        if fn is None:
+            return None
+        arguments = fn.args
+        if (
+            arguments.args
+            or arguments.posonlyargs
+            or arguments.kwonlyargs
+            or arguments.vararg
+            or arguments.kwarg
+        ):
+            return None
+        returns: list[ast.Return] = []
+        stack: list[ast.AST] = list(fn.body)
+        while stack:
+            node = stack.pop()
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Lambda)):
+                continue
+            if isinstance(node, (ast.Yield, ast.YieldFrom)):
+                return None
+            if isinstance(node, ast.Return):
+                returns.append(node)
+            stack.extend(ast.iter_child_nodes(node))
+        if len(returns) != 1 or returns[0].value is None:
+            return None
+        return returns[0]
 
     def _fstring(self, node: ast.JoinedStr, at: int, depth: int) -> Any:
         parts: list[str] = []
@@ -255,6 +449,36 @@ def _why(node: ast.AST, text: str) -> str:
     if isinstance(node, ast.Attribute):
         return f"`{text}` is known only when the program runs"
     return f"`{text}` is known only when the program runs"
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _plain(value: Any) -> bool:
+    """A value with nothing unknown in it (what ``json.dumps`` can write as the program would)."""
+    if isinstance(value, (list, tuple)):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return isinstance(value, (str, int, float, bool, type(None)))
+
+
+def _bind(target: ast.AST, item: Any) -> dict[str, Any] | None:
+    """A loop target's names bound to one item (``k, v`` to a pair); None for a shape not followed."""
+    if isinstance(target, ast.Name):
+        return {target.id: item}
+    if isinstance(target, (ast.Tuple, ast.List)) and isinstance(item, (list, tuple)):
+        if len(target.elts) != len(item):
+            return None
+        scope: dict[str, Any] = {}
+        for element, part in zip(target.elts, item, strict=True):
+            inner = _bind(element, part)
+            if inner is None:
+                return None
+            scope.update(inner)
+        return scope
+    return None
 
 
 def _key(node: ast.AST) -> str:

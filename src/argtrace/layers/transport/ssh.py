@@ -15,6 +15,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env, parse_ssh
 from argtrace.layers.transport.uploads import _upload_from_stdin
@@ -84,10 +85,16 @@ def _ssh(
     # ---- expansions done by the local shell (TP001 / TP002)
     for index, raw in enumerate(raw_remote):
         word = call.remote[index]
-        for expansion, produced in _local_expansions(raw, word):
+        holed = located.holed.get(call.remote_start + index) if located is not None else None
+        # a word not known here: its expansions' values are read off its text with a HOLE for each unknown
+        # one (the shell layer's); without that text none is known, and none is said to be unset
+        for expansion, produced in _local_expansions(raw, word if holed is None else holed[0]):
             name = _param_name(expansion)
-            value = produced if produced is not None or name is None else _local_value(name, ctx)
-            if name is not None and not value:
+            if word is None and (produced is None or HOLE in produced):
+                value: str | None = None  # computed on this machine, not known statically
+            else:
+                value = produced if produced is not None or name is None else _local_value(name, ctx)
+            if name is not None and not value and (word is not None or value == ""):
                 state = "unset" if value is None else "unset or empty"
                 result.findings.append(
                     R.TP001.finding(
@@ -134,7 +141,14 @@ def _ssh(
         unknown: dict[str, tuple[str, str]] = {}
         parts: list[str] = []
         for index, word in enumerate(call.remote):
-            if word is None:
+            holed = located.holed.get(call.remote_start + index)
+            if word is None and holed is not None and holed[0] != HOLE:
+                # known but for some expansions (`"... --addr $head_ip:5000"`): the node still reads the rest
+                from argtrace.layers.shell.holes import fill_holes
+
+                word, holes, written_as = fill_holes(holed[0], holed[1], first=len(unknown))
+                unknown.update({name: (written_as["${" + name + "}"], why) for name, why in holes.items()})
+            elif word is None:
                 name = f"__argtrace_local_{index}"
                 raw = raw_remote[index] if raw_remote else "a word"
                 unknown[name] = (raw, f"`{raw}` is computed on this machine and not known statically")
@@ -166,6 +180,7 @@ def _analyze_remote(
     """``unknown``: the placeholders of words computed locally and not known statically (name -> the word
     as written, why); what the node's analysis says of them names the words as written."""
     from argtrace.layers.shell import ScriptSource, analyze_script
+    from argtrace.layers.shell.holes import PREFIX
     from argtrace.rules import transport as R
 
     if ctx.depth >= 4:
@@ -184,7 +199,14 @@ def _analyze_remote(
         cwd_unknown=session.cwd is None,
     )
     if unknown:
-        remote = _as_written_words(remote, {"$" + k: raw for k, (raw, _why) in unknown.items()})
+        # a hole of a word is `${NAME}` in the text (layers/shell/holes.py), a whole word `$NAME`
+        remote = _as_written_words(
+            remote,
+            {
+                ("${" + k + "}" if k.startswith(PREFIX) else "$" + k): raw
+                for k, (raw, _why) in unknown.items()
+            },
+        )
     # the node's view of the command, its hazards and its servers
     result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))
     flags = _flag_values(written) if written is not None and written != remote_text else {}

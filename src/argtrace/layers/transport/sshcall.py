@@ -44,6 +44,8 @@ def parse_ssh(argv: Sequence[str | None]) -> SshCall | None:
     terminated = False
     while i < len(argv):
         w = argv[i]
+        if w is None and dest is not None and not terminated:
+            break  # the remote command starts with a word not known here (`ssh HOST "... $ip:5000"`)
         if w is None:
             return None
         if not terminated and w == "--":

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from argtrace.model import Evidence, Finding
@@ -63,6 +63,9 @@ class _Located:
     # stdin is a pipe: the command before it as written, and what it writes when the script gives it
     piped_from: str | None = None
     piped: str | None = None
+    # words known but for some quoted expansions (the shell layer's ``command_holed``): index -> (the text
+    # with a HOLE for each, the holes' expansions as written and why each is not known)
+    holed: dict[int, tuple[str, tuple[tuple[str | None, str], ...]]] = field(default_factory=dict)
 
 
 def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:

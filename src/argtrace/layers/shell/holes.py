@@ -1,0 +1,173 @@
+"""A command string known but for some quoted expansions (``bash -c "python3 ... --addr $head_ip:5000"``,
+where ``head_ip`` came from ``$(hostname -I)``): the shell that runs the string still runs its other words.
+
+bash(1), ``-c``: "commands are read from the first non-option argument command_string", after the calling
+shell made that string: the value of each expansion is text of the child's script. Each unknown value
+stands in that text as an unquoted variable of the child whose value is not known (``unknown_env``), as
+the ssh hop does for a whole word computed locally (layers/transport/ssh.py): a word built from it is
+unknown with the expansion's own reason, and a server start in the other words is read. What rests on this:
+that the value is a plain word, not shell syntax the child would read as code (``;``, quotes).
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from argtrace.layers.shell.core import _BREAK, HOLE, Event, ExpWord, FoundServer, _Chunk, to_str
+
+PREFIX = "__argtrace_hole_"
+
+
+def take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, str]]) -> None:
+    """The holes of ``piece`` (split from an unquoted variable's holed text) become ``field``'s, in order:
+    the field is unknown for the first one's reason, and may split further where the value has blanks."""
+    count = piece.count(HOLE)
+    if count:
+        taken = queue[:count]
+        del queue[:count]
+        field.setdefault("holes", []).extend(taken)
+        field["reason"] = field["reason"] or (taken[0][1] if taken else "not known statically")
+        field["hole_split"] = True
+
+
+def holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str], ...]] | None:
+    """An assigned value's text with a HOLE for each expansion not known statically, and the holes; None
+    when a word break (`$@`) or an empty list is among the chunks."""
+    pieces: list[str] = []
+    holes: list[tuple[str | None, str]] = []
+    for c in chunks:
+        if c is _BREAK or c.reason == "EMPTY_AT":
+            return None
+        if c.text is not None:
+            pieces.append(c.text)
+        elif c.holed is not None:
+            pieces.append(c.holed)
+            holes.extend(c.holes)
+        else:
+            pieces.append(HOLE)
+            holes.append(
+                (to_str(c.source) if c.source is not None else None, c.reason or "not known statically")
+            )
+    return "".join(pieces), tuple(holes)
+
+
+def _quote_states(holed: str) -> list[str]:
+    """The quoting each HOLE of ``holed`` stands in, as the child shell reads its text: "" (none), "'",
+    '"' or "$'" (bash(1), QUOTING). A comment or a here-document is read as plain text (rare in such a
+    string; a hole there reaches no server word)."""
+    states: list[str] = []
+    state = ""
+    i, n = 0, len(holed)
+    while i < n:
+        ch = holed[i]
+        if ch == HOLE:
+            states.append(state)
+        elif state == "'":
+            if ch == "'":
+                state = ""
+        elif state in ('"', "$'"):
+            if ch == "\\":
+                i += 1
+            elif (ch == '"' and state == '"') or (ch == "'" and state == "$'"):
+                state = ""
+        elif ch == "\\":
+            i += 1
+        elif ch == "'":
+            state = "'"
+        elif ch == '"':
+            state = '"'
+        elif ch == "$" and holed[i + 1 : i + 2] == "'":
+            state, i = "$'", i + 1
+        i += 1
+    return states
+
+
+def fill_holes(
+    holed: str, holes: tuple[tuple[str | None, str], ...], *, first: int = 0
+) -> tuple[str, dict[str, str], dict[str, str]]:
+    """``holed`` (a HOLE for each unknown expansion) with each hole as an expansion of a variable the child
+    does not know, quoted as the text around it is (``'...'"${NAME}"'...'`` inside single quotes: the value
+    is one literal piece there); those variables with why each is unknown; and each ``${NAME}`` with the
+    expansion it stands for as the script wrote it, to name it so in what the child reports."""
+    pieces = holed.split(HOLE)
+    states = _quote_states(holed)
+    unknown: dict[str, str] = {}
+    written: dict[str, str] = {}
+    out = [pieces[0]]
+    for index, piece in enumerate(pieces[1:]):
+        name = f"{PREFIX}{first + index}"
+        source, reason = holes[index] if index < len(holes) else (None, "not known statically")
+        unknown[name] = reason
+        reference = "${" + name + "}"
+        state = states[index] if index < len(states) else ""
+        if state == "'":
+            reference = "'\"" + reference + "\"'"
+        elif state == "$'":
+            reference = "'\"" + reference + "\"$'"
+        # named as written: the quoted form first (`'$M'` reads as the script wrote it), then the bare one
+        written[reference] = written["${" + name + "}"] = source or "an expansion not known statically"
+        out.append(reference)
+        out.append(piece)
+    return "".join(out), unknown, written
+
+
+def _named(value: Any, written: dict[str, str]) -> Any:
+    if isinstance(value, str):
+        if PREFIX in value:
+            for placeholder, source in written.items():
+                value = value.replace(placeholder, source)
+        return value
+    if isinstance(value, list):
+        return [_named(v, written) for v in value]
+    if isinstance(value, tuple):
+        return tuple(_named(v, written) for v in value)
+    if isinstance(value, dict):
+        return {k: _named(v, written) for k, v in value.items()}
+    return value
+
+
+def name_holes(
+    servers: list[FoundServer], events: list[Event], written: dict[str, str], unknown: dict[str, str]
+) -> None:
+    """Name each hole's variable as the expansion the script wrote, in the servers and events met while the
+    string ran (changed in place: the evaluator may hold them); a server word that still holds a hole's name
+    as text (read where `_quote_states` did not see it) is not known, for that hole's reason."""
+
+    def word(w: Any) -> Any:
+        expansion = _named(w.expansion, written)
+        if w.text is not None and PREFIX in w.text:
+            name = next((n for n in unknown if n in w.text), None)
+            why = unknown.get(name or "", "not known statically")
+            return replace(w, text=None, expansion=expansion, reason=why)
+        return replace(w, expansion=expansion)
+
+    for server in servers:
+        server.argv = [word(w) for w in server.argv]
+    for event in events:
+        event.data = _named(event.data, written)
+
+
+def run_holed_eval(evaluator: Any, args: list[ExpWord], at: str) -> int | None:
+    """``eval "python3 ... --host $ip"`` with ``ip`` not known: eval's string is its words joined with
+    spaces (bash(1), eval), each unknown expansion a variable of this shell whose value is not known."""
+    parts: list[str] = []
+    unknown: dict[str, str] = {}
+    written: dict[str, str] = {}
+    for w in args:
+        if w.text is not None:
+            parts.append(w.text)
+            continue
+        text, holes, named = fill_holes(w.holed or "", w.holes, first=len(unknown))
+        parts.append(text)
+        unknown.update(holes)
+        written.update(named)
+    for name, why in unknown.items():
+        evaluator.set_var(name, None, at=at, expansion="eval", reason=why)
+    servers, events = len(evaluator.servers), len(evaluator.events)
+    try:
+        return evaluator.run_string(" ".join(parts), at, label=f"eval at {at}")
+    finally:
+        name_holes(evaluator.servers[servers:], evaluator.events[events:], written, unknown)
+        for name in unknown:
+            evaluator.scopes[0].pop(name, None)

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/23729 (2026-04-25, closed), seen 2026-12-04: DP attention with --ep-size 2 and no --moe-a2a-backend on a bf16 MoE (Qwen3-30B-A3B-Instruct-2507, 2 GPUs): the logprobs diverge from the TP-only baseline at the second token (wrong output, no error). The flags as posted; the model id is the report's.
+python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B-Instruct-2507 --tp-size 2 --dp-size 2 --ep-size 2 --enable-dp-attention

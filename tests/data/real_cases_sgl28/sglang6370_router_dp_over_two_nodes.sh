@@ -1,0 +1,5 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/6370 (2025-05-17, closed), seen 2026-12-04: Qwen3-235B-A22B over two nodes through sglang_router.launch_server with --tp 8 --dp 2 fails; the maintainers: "sglang_router.launch_server with dp is only restricted to a single node, while in your case, --tp 8 --dp 2 needs two nodes", and "Qwen3MoeFP8 do not support tp=8 since moe layer intermediate size is 1536, 1536 / 8 can not divide 128". The sizes and the launcher are the thread's; the model path, the multi-node flags and addresses are stand-ins (the original command is not quoted).
+# node 0
+python -m sglang_router.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 --dp 2 --nnodes 2 --node-rank 0 --dist-init-addr 10.0.0.1:5000 --trust-remote-code --host 0.0.0.0 --port 30000
+# node 1
+python -m sglang_router.launch_server --model-path Qwen/Qwen3-235B-A22B-FP8 --tp 8 --dp 2 --nnodes 2 --node-rank 1 --dist-init-addr 10.0.0.1:5000 --trust-remote-code --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9805 (2025-08-29, open), seen 2026-12-04: pipeline parallelism with DP attention and EP on one node (sglang 0.5.1.post2, 8x H100): the server starts, then crashes on the warmup request. The command as posted; $MODELS is the report's.
+uv run python -m sglang.launch_server --model-path $MODELS/Qwen/Qwen3-235B-A22B-Thinking-2507-FP8 --tp-size 4 --ep-size 4 --dp-size 4 --pp-size 2 --enable-dp-attention --port 8000 --trust-remote-code

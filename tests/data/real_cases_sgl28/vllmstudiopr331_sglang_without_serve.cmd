@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sybil-solutions/vllm-studio/pull/331 (2026-08-03, merged), seen 2026-12-04: vLLM Studio started SGLang as `sglang` with the server's flags; SGLang 0.5.8's command line needs a subcommand first ("launch SGLang through its required serve subcommand"), so the launch failed. The PR does not quote the old argv: the model and port are stand-ins of the shape the controller builds.
+sglang --model-path Qwen/Qwen3-8B --host 0.0.0.0 --port 30000

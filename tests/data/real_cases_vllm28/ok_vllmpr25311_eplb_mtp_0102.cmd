@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/25311 (the PR's validation launch, DeepSeek-V3 with MTP and EPLB over TP 8 with expert parallelism; the PR merged for vLLM 0.10.2, whose deprecated EPLB flags it uses)
+vllm serve deepseek-ai/DeepSeek-V3 --max-model-len 2048 --disable-log-requests --trust-remote-code --port 8000 -dp 1 -tp 8 --enable-expert-parallel --gpu-memory-utilization 0.95 --enable-eplb --num-redundant-experts 8 --eplb-window-size 200 --eplb-step-interval 600 --speculative-config '{"method":"deepseek_mtp","num_speculative_tokens":1}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/24523: "Starting vLLM with --num-redundant-experts=16 but accidentally omitting --enable-eplb" on vLLM main of 2025-09 (0.10.2 stands in): "num_redundant_experts should be used with EPLB"; the model and sizes are stand-ins
+vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --enable-expert-parallel --num-redundant-experts=16

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/41097 (fixing https://github.com/vllm-project/vllm/issues/40740): --enable-eplb with a model whose vLLM class does not implement MixtureOfExperts (PhiMoEForCausalLM) dies in eplb_step() with a bare AssertionError (is_mixture_of_experts) at the dummy run
+vllm serve microsoft/Phi-mini-MoE-instruct --enable-expert-parallel --tensor-parallel-size 2 --data-parallel-size 1 --gpu-memory-utilization 0.85 --max-model-len 1024 --enable-eplb

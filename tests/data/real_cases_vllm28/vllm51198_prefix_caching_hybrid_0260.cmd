@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/51198: Qwen3.6-35B-A3B (Qwen3_5MoeForConditionalGeneration, a Mamba-2/GDN hybrid) on vLLM 0.26.0 with --enable-prefix-caching --max-num-batched-tokens 4096: 0% prefix-cache hits for requests sharing a long prefix, "a silent no-op"; the other flags of the report's server are not given
+vllm serve Qwen/Qwen3.6-35B-A3B --enable-prefix-caching --max-num-batched-tokens 4096

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/54123: "a config like --dtype float16 --mamba-ssm-cache-dtype bfloat16 passed straight through config validation and model loading, and only failed once the first request hit selective_scan_fwd" on a Mamba1 model; the model is a stand-in
+vllm serve state-spaces/mamba-2.8b-hf --dtype float16 --mamba-ssm-cache-dtype bfloat16
