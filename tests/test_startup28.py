@@ -75,11 +75,12 @@ def test_each_producer_module_s_codes_equal_its_table_and_a_code_gets_the_whole_
     # (a later table's producer wins a code, as the merged table always had it)
     from argtrace.fixes import edits, flags, registry, supervisor, values, words
 
-    assert registry.WORD_CODES == set(words.WORD_PRODUCERS)
-    assert registry.VALUE_CODES == set(values.VALUE_PRODUCERS)
-    assert registry.FLAG_CODES == set(flags.FLAG_PRODUCERS)
-    assert registry.SUPERVISOR_CODES == set(supervisor.SUPERVISOR_PRODUCERS)
-    assert registry.MANIFEST_CODES == set(values.MANIFEST_PRODUCERS)
+    add = "a producer added to a table needs its code in registry.py's set of that table"
+    assert registry.WORD_CODES == set(words.WORD_PRODUCERS), add
+    assert registry.VALUE_CODES == set(values.VALUE_PRODUCERS), add
+    assert registry.FLAG_CODES == set(flags.FLAG_PRODUCERS), add
+    assert registry.SUPERVISOR_CODES == set(supervisor.SUPERVISOR_PRODUCERS), add
+    assert registry.MANIFEST_CODES == set(values.MANIFEST_PRODUCERS), add
     whole = {
         **edits.LINE_PRODUCERS,
         **words.WORD_PRODUCERS,
