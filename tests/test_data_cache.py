@@ -171,15 +171,15 @@ def test_kept_release_indexes_and_entry_points_equal_the_built_ones(
 
     def both() -> tuple[object, ...]:
         release_index.release_index.cache_clear()
-        entrypoints._index.cache_clear()
+        entrypoints._packed.cache_clear()
         indexes = release_index.release_index
-        return (indexes("sglang"), indexes("vllm"), entrypoints._index())
+        return (indexes("sglang"), indexes("vllm"), entrypoints._packed())
 
     try:
         first = both()
         kept = both()
         assert sorted(p.name.rsplit("-", 1)[0] for p in cache.glob("*.marshal")) == [
-            "entrypoint-index",
+            "entrypoints-packed",
             "release-index-sglang",
             "release-index-vllm",
         ]
@@ -187,8 +187,12 @@ def test_kept_release_indexes_and_entry_points_equal_the_built_ones(
         built = both()
     finally:
         release_index.release_index.cache_clear()
-        entrypoints._index.cache_clear()
+        entrypoints._packed.cache_clear()
     assert first == kept == built
+    # each entry point's description, unpacked when first asked for, is the index file's
+    raw = entrypoints._index()["entrypoints"]
+    assert list(kept[2]) == list(raw)
+    assert all(marshal.loads(packed) == raw[name] for name, packed in kept[2].items())
     index = kept[0]
     assert isinstance(index, release_index.ReleaseIndex)
     assert isinstance(index.same_everywhere, frozenset) and isinstance(index.releases, tuple)

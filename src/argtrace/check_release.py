@@ -169,10 +169,12 @@ def _unknown_release_finding(
     knowing += [(v, index.releases_knowing_env(v)) for v in _framework_env_names(server)]
     # releases that refuse the same names are one clause, as a range ("vllm 0.20.2-0.33.0 do not know X")
     by_missing: dict[tuple[str, ...], list[str]] = {}
+    # each name's releases as a set, once: asked of every bundled release (91 of SGLang) per name
+    known_by = [(n, frozenset(releases)) for n, releases in knowing if releases]
     for release in index.releases:
         if release in accepted:
             continue
-        missing = tuple(dict.fromkeys(n for n, releases in knowing if releases and release not in releases))
+        missing = tuple(dict.fromkeys(n for n, releases in known_by if release not in releases))
         if missing:
             by_missing.setdefault(missing, []).append(release)
     refused = []

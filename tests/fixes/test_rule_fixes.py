@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from argtrace.fixes.registry import PRODUCERS
+from argtrace.fixes.registry import producers
 from argtrace.rules import Rule, all_rules
 from tests.conftest import run_cli
 from tests.needs import unmet
@@ -33,7 +33,7 @@ OTHER_CAUSES = {
     # (TP017's example runs sglang:latest, which names no release: its PR001 about SGLANG_ENABLE_SPEC_V2
     # holds on some releases only and is information, so it is no other cause here)
 }
-FIXABLE = sorted({*PRODUCERS, "RS001"})
+FIXABLE = sorted({*producers(), "RS001"})
 RULES = [r for r in all_rules() if r.code in FIXABLE and r.example.argv[0] == "check"]
 
 

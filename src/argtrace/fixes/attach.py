@@ -8,7 +8,6 @@ from argtrace.check import COMMAND_LABEL, CheckOptions, read_script
 from argtrace.fixes.edits import Proposal, SourceFile
 from argtrace.fixes.environment import with_env_proposals
 from argtrace.fixes.registry import with_proposals
-from argtrace.fixes.settings import already_passed, mamba_candidates, observed_candidates
 from argtrace.fixes.verify import VERIFIED_SEVERITIES, Rechecker, decode, is_observed, verify_findings
 from argtrace.model import Finding, Report
 
@@ -59,8 +58,12 @@ def attach_fixes(report: Report, options: CheckOptions, *, verify: bool = True) 
             findings[index] = replace(finding, fix=taken[0].fix, fix_edits=taken[0].edits)
             continue
         elif finding.code == "RS001":
+            from argtrace.fixes.settings import mamba_candidates  # here: most checks need no second pass
+
             found = mamba_candidates(finding, report, sources, findings)
         elif is_observed(finding):
+            from argtrace.fixes.settings import already_passed, observed_candidates
+
             found = observed_candidates(finding, report, sources, findings)
             text = None if found else already_passed(finding, report)
             if text is not None:

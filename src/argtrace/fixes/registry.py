@@ -7,21 +7,62 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.fixes.edits import LINE_NOTES, LINE_PRODUCERS, Producer, Proposal, SourceFile, parse_at
-from argtrace.fixes.flags import FLAG_NOTES, FLAG_PRODUCERS
-from argtrace.fixes.supervisor import SUPERVISOR_NOTES, SUPERVISOR_PRODUCERS
-from argtrace.fixes.values import CONFIG_CODES, MANIFEST_PRODUCERS, VALUE_NOTES, VALUE_PRODUCERS, config_key
-from argtrace.fixes.words import WORD_NOTES, WORD_PRODUCERS
 from argtrace.model import Finding, Report
 
-PRODUCERS: Mapping[str, Producer] = {
-    **LINE_PRODUCERS,
-    **WORD_PRODUCERS,
-    **VALUE_PRODUCERS,
-    **FLAG_PRODUCERS,
-    **SUPERVISOR_PRODUCERS,
-}
-# What ``argtrace fix`` edits, per code: the rule pages say it (rules/docs.py), docs/fixes.md lists it.
-EDIT_NOTES: Mapping[str, str] = {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES, **SUPERVISOR_NOTES}
+# Findings at a --config file (``at`` is the bare path): its key (``values.config_key``).
+CONFIG_CODES = ("PA001", "PA002", "PA003", "PA004", "PA005", "PA007", "PA014", "PA015", "PA016")
+# The codes of the producer tables after edits.py's, in the order they make the whole table (a later one's
+# producer wins a code): a check imports words.py, values.py, flags.py or supervisor.py only for a finding
+# whose code one of them produces (the four were ~4 M instructions of a short check that needed none of
+# them, issue 18). tests/test_startup28.py keeps each set equal to its module's table: a producer added to
+# a table needs its code here too.
+WORD_CODES = frozenset({"PA009", "PA017", "PA022", "PA025", "SH006", "SH008", "SH022", "SH027", "TP104"})
+VALUE_CODES = frozenset({"PR006", "PR009", "TP007", "TP011", "TP017", "TP019", "TP021", "TP024"})
+FLAG_CODES = frozenset({"PA006", "PA012", "SH007", "SH010", "SH026", "TP012"})
+SUPERVISOR_CODES = frozenset({"TP013", "TP100"})
+MANIFEST_CODES = frozenset({"PR001", "PR002"})  # values.py's MANIFEST_PRODUCERS
+
+
+def producer_of(code: str) -> Producer | None:
+    """``producers()[code]``, importing only the module whose table has it."""
+    found = LINE_PRODUCERS.get(code)
+    if code in WORD_CODES:
+        from argtrace.fixes.words import WORD_PRODUCERS
+
+        found = WORD_PRODUCERS.get(code, found)
+    if code in VALUE_CODES:
+        from argtrace.fixes.values import VALUE_PRODUCERS
+
+        found = VALUE_PRODUCERS.get(code, found)
+    if code in FLAG_CODES:
+        from argtrace.fixes.flags import FLAG_PRODUCERS
+
+        found = FLAG_PRODUCERS.get(code, found)
+    if code in SUPERVISOR_CODES:
+        from argtrace.fixes.supervisor import SUPERVISOR_PRODUCERS
+
+        found = SUPERVISOR_PRODUCERS.get(code, found)
+    return found
+
+
+def producers() -> dict[str, Producer]:
+    """Which producer makes the edits of which code: every table (each module imported)."""
+    from argtrace.fixes.flags import FLAG_PRODUCERS
+    from argtrace.fixes.supervisor import SUPERVISOR_PRODUCERS
+    from argtrace.fixes.values import VALUE_PRODUCERS
+    from argtrace.fixes.words import WORD_PRODUCERS
+
+    return {**LINE_PRODUCERS, **WORD_PRODUCERS, **VALUE_PRODUCERS, **FLAG_PRODUCERS, **SUPERVISOR_PRODUCERS}
+
+
+def edit_notes() -> dict[str, str]:
+    """What ``argtrace fix`` edits, per code: the rule pages say it (rules/docs.py), docs/fixes.md too."""
+    from argtrace.fixes.flags import FLAG_NOTES
+    from argtrace.fixes.supervisor import SUPERVISOR_NOTES
+    from argtrace.fixes.values import VALUE_NOTES
+    from argtrace.fixes.words import WORD_NOTES
+
+    return {**LINE_NOTES, **WORD_NOTES, **VALUE_NOTES, **FLAG_NOTES, **SUPERVISOR_NOTES}
 
 
 def propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report) -> Proposal | None:
@@ -42,15 +83,22 @@ def _propose(finding: Finding, sources: Mapping[str, SourceFile], report: Report
     if finding.code in CONFIG_CODES and parse_at(finding.at) is None:
         # a --config file's key: `at` is the file, as the command names it
         config = [s for s in sources.values() if finding.at in (s.named, s.label)]
-        return config_key(finding, config[0], report) if len(config) == 1 else None
-    producer = PRODUCERS.get(finding.code)
+        if len(config) != 1:
+            return None
+        from argtrace.fixes.values import config_key
+
+        return config_key(finding, config[0], report)
+    producer = producer_of(finding.code)
     where = parse_at(finding.at)
     if producer is None or where is None or where[0] not in sources:
         return None
     found = producer(finding, sources[where[0]], report)
-    other = MANIFEST_PRODUCERS.get(finding.code)
-    if found is None and other is not None:
-        found = other(finding, sources[where[0]], report)
+    if found is None and finding.code in MANIFEST_CODES:
+        from argtrace.fixes.values import MANIFEST_PRODUCERS
+
+        other = MANIFEST_PRODUCERS.get(finding.code)
+        if other is not None:
+            found = other(finding, sources[where[0]], report)
     return found
 
 

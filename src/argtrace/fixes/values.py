@@ -505,8 +505,6 @@ VALUE_PRODUCERS: Mapping[str, Producer] = {
 }
 # A finding about a variable of a manifest points at the container's command: these look the name up.
 MANIFEST_PRODUCERS: Mapping[str, Producer] = {"PR001": manifest_variable, "PR002": manifest_variable}
-# Findings at a --config file (``at`` is the bare path): its key.
-CONFIG_CODES = ("PA001", "PA002", "PA003", "PA004", "PA005", "PA007", "PA014", "PA015", "PA016")
 VALUE_NOTES: Mapping[str, str] = {
     "PR006": "writes CUDA_VISIBLE_DEVICES with each GPU once and no invalid entry, where it is assigned "
     "(script, env file, compose/Kubernetes env)",

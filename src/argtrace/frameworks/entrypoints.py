@@ -15,6 +15,7 @@ parser; this module reads it without loading a schema. An entry point not in it 
 from __future__ import annotations
 
 import json
+import marshal
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -79,23 +80,55 @@ class _Positions(Mapping[str, tuple[int, ...]]):
 
 @lru_cache(maxsize=1)
 def _index() -> Mapping[str, Any]:
-    path = package_file("frameworks/data/entrypoint_index.json")
+    """The whole generated index, as its JSON file holds it (tests compare the entries read one at a time
+    with it; a check reads ``_entry``)."""
+    data: Mapping[str, Any] = json.loads(_index_path().read_text(encoding="utf-8"))
+    return data
+
+
+def _index_path() -> Any:
+    return package_file("frameworks/data/entrypoint_index.json")
+
+
+def _packed_entries() -> dict[str, bytes]:
+    """Each entry point's description, by name, as ``marshal`` data of its JSON object."""
+    return {name: marshal.dumps(raw) for name, raw in _index().get("entrypoints", {}).items()}
+
+
+@lru_cache(maxsize=1)
+def _packed() -> Mapping[str, bytes]:
+    """Entry point name -> its description, still packed: a check reads one or two of the seven entry
+    points (~30 KB of the index's 180 KB), so each is unpacked when it is first asked for (``_entry``)
+    instead of every one at every start (issue 18: ~4 M instructions of a short check)."""
+    path = _index_path()
     if not isinstance(path, Path):  # inside a zip: nothing on disk to key a kept copy on
-        data: Mapping[str, Any] = json.loads(path.read_text(encoding="utf-8"))
-        return data
+        return _packed_entries()
     from argtrace.resolver.data_cache import cached
 
-    # kept between runs (resolver/data_cache.py): parsing the 140 KB file was ~2 ms of every check
-    kept: Mapping[str, Any] = cached(
-        "entrypoint-index", [path], lambda: json.loads(path.read_text(encoding="utf-8"))
-    )
+    # kept between runs (resolver/data_cache.py): parsing the 140 KB file was ~2 ms of every check; the
+    # module is a source too (it decides the copy's form)
+    kept: Mapping[str, bytes] = cached("entrypoints-packed", [path, Path(__file__)], _packed_entries)
     return kept
+
+
+@cache
+def _entry(name: str) -> Mapping[str, Any] | None:
+    """The index's JSON object for the entry point ``name``, or None when it has none."""
+    packed = _packed().get(name)
+    if not isinstance(packed, bytes):
+        return None
+    raw: Mapping[str, Any] = marshal.loads(packed)
+    return raw
+
+
+def _names() -> list[str]:
+    return list(_packed())
 
 
 @cache
 def entrypoint(name: str) -> EntryPoint | None:
     """The generated description of the entry point ``name``; None when the index has no list for it."""
-    raw = _index().get("entrypoints", {}).get(name)
+    raw = _entry(name)
     if not isinstance(raw, Mapping):
         return None
     return EntryPoint(
@@ -123,7 +156,7 @@ def has_list(name: str | None) -> bool:
 def entrypoints_for_prog(prog: str) -> list[EntryPoint]:
     """The entry points whose parser prints ``prog`` before "error:" (``api_server.py`` is vLLM's OpenAI
     server and its demo server alike)."""
-    return [e for name in _index().get("entrypoints", {}) if (e := entrypoint(name)) and prog in e.progs]
+    return [e for name in _names() if (e := entrypoint(name)) and prog in e.progs]
 
 
 def refused_everywhere(name: str | None, flag: str) -> bool:
@@ -140,9 +173,7 @@ def refused_everywhere(name: str | None, flag: str) -> bool:
 
 
 def entrypoints_of(framework: str) -> list[EntryPoint]:
-    return [
-        e for name in _index().get("entrypoints", {}) if (e := entrypoint(name)) and e.framework == framework
-    ]
+    return [e for name in _names() if (e := entrypoint(name)) and e.framework == framework]
 
 
 def other_entrypoints_taking(

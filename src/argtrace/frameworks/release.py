@@ -15,6 +15,7 @@ releases say so instead of pretending to know which one runs.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -127,12 +128,19 @@ def _is_install(words: Sequence[str]) -> bool:
     return False
 
 
+@functools.lru_cache(maxsize=8)
+def _positions(bundled: tuple[str, ...]) -> dict[str, int]:
+    """Each release's place in ``bundled`` (a framework's bundled releases: PR011 describes nine spans of
+    them in one check). Callers only read it."""
+    return {v: i for i, v in enumerate(bundled)}
+
+
 def describe_releases(versions: Sequence[str], bundled: Sequence[str]) -> str:
     """``0.5.10.post1-0.5.19`` for a run of three or more consecutive bundled releases, runs joined by commas
     (``0.4.0.post2-0.5.6.post2, 0.5.20-0.5.23``); a release outside ``bundled`` or a shorter run as itself."""
     if not versions:
         return "none of the bundled releases"
-    position = {v: i for i, v in enumerate(bundled)}
+    position = _positions(tuple(bundled))
     runs: list[list[str]] = []
     for version in versions:
         here = position.get(version)

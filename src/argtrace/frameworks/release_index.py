@@ -139,7 +139,19 @@ class ReleaseIndex:
 
     def releases_knowing_env(self, name: str) -> tuple[str, ...]:
         """The releases that read ``name``: by that name, or under the name a release copies it to at
-        import (``frameworks/env_aliases.py``: SGLang 0.5.3.post3+ read ``SGL_X`` as ``SGLANG_X``)."""
+        import (``frameworks/env_aliases.py``: SGLang 0.5.3.post3+ read ``SGL_X`` as ``SGLANG_X``).
+        Answered once per name, as flags are: a check asks twice per variable (the releases accepting the
+        launch, then PR011's message), and its fix re-checks ask again (issue 18)."""
+        known = self._knowing_env.get(name)
+        if known is None:
+            known = self._knowing_env[name] = self._releases_reading(name)
+        return known
+
+    @functools.cached_property
+    def _knowing_env(self) -> dict[str, tuple[str, ...]]:  # a cache in the instance's __dict__
+        return {}
+
+    def _releases_reading(self, name: str) -> tuple[str, ...]:
         known = set(self.env.get(name, ()))
         for i, release in enumerate(self.releases):
             for alias in prefix_aliases(self.framework, release):

@@ -366,9 +366,15 @@ class Schema:
     def config_dataclass(self, dest: str) -> Mapping[str, Any] | None:
         """For a JSON flag validated into a config dataclass: ``{"class", "fields", "extra"}`` (pydantic's
         policy for unknown keys: ``ignore`` drops them silently, ``forbid`` makes the parser exit 2)."""
-        classes = _converter_data(self.framework, self.version).get("dataclasses")
-        info = classes.get(dest) if isinstance(classes, dict) else None
+        info = self._config_dataclasses.get(dest)
         return info if isinstance(info, Mapping) and isinstance(info.get("fields"), list) else None
+
+    @functools.cached_property
+    def _config_dataclasses(self) -> Mapping[str, Any]:
+        """The release's converter file's ``dataclasses`` table, looked up once per schema instance: building
+        the parser asks for every option's (~500 a check, issue 18)."""
+        classes = _converter_data(self.framework, self.version).get("dataclasses")
+        return classes if isinstance(classes, dict) else {}
 
     @property
     def label(self) -> str:

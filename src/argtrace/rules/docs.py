@@ -54,11 +54,12 @@ def rule_markdown(rule: Rule) -> str:
     if rule.correct is not None:
         parts += ["## Correct example\n", _example_markdown(rule.correct)]
     parts.append(f"## Fix\n\n{rule.fix}\n")
-    from argtrace.fixes.registry import EDIT_NOTES
+    from argtrace.fixes.registry import edit_notes
 
-    if rule.code in EDIT_NOTES:
+    notes = edit_notes()
+    if rule.code in notes:
         parts.append(
-            f"`argtrace fix` {EDIT_NOTES[rule.code]}, computed from the user's own file and applied only "
+            f"`argtrace fix` {notes[rule.code]}, computed from the user's own file and applied only "
             "when re-checking the edited launch proves it ([fixes](../fixes.md)).\n"
         )
     from argtrace.fixes.environment import ENV_NOTES
