@@ -49,11 +49,15 @@ class _Char:
 
 @dataclass(frozen=True)
 class _Alt:
+    """Alternatives: each a sequence of items, any of which may match."""
+
     seqs: tuple[tuple[object, ...], ...]
 
 
 @dataclass(frozen=True)
 class _Repeat:
+    """An item repeated as ``op`` says: at most once, any number of times, or at least once."""
+
     body: object
     op: str  # "?", "*" or "+"
 
@@ -67,7 +71,7 @@ class _Not:
 
 @dataclass(frozen=True)
 class _End:
-    pass
+    """``\\Z``: the end of the text."""
 
 
 _ANY = _Char(None)
@@ -75,6 +79,8 @@ _ANY = _Char(None)
 
 @dataclass
 class _Parser:
+    """Reads the regular expression a shell pattern was translated into, at offset ``i``."""
+
     rx: str
     i: int = 0
     end_sensitive: bool = False  # a `\Z` or `(?!...)`: a match depends on where the text ends
@@ -147,6 +153,8 @@ def _class(text: str) -> re.Pattern[str]:
 
 @dataclass(frozen=True)
 class Pattern:
+    """A compiled pattern: its alternatives, and whether a match depends on where the text ends."""
+
     root: _Alt
     end_sensitive: bool
     # the pattern read backwards (each sequence reversed), None when end-sensitive: run over the reversed
@@ -189,6 +197,8 @@ class Work:
 
 @dataclass
 class _Run:
+    """One match of a pattern against ``s`` up to ``end``, counting its steps in ``work``."""
+
     s: str
     end: int
     work: Work
