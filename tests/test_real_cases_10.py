@@ -315,6 +315,8 @@ def test_sglang19760_why_says_pytorch_s_process_group_printed_it() -> None:
         "the best site shares 21 literal characters with the text (fewer than 40)",
         "only some of its words occur in the text, in order",
         "the text comes from PyTorch's process group (torch.distributed, ProcessGroupNCCL) (its wording)",
+        # why28's missing-opening sign (why_confidence.head_missing)
+        "the site's message opens with 'k_scale and v_scale must', which the text does not hold",
         # why25's stock-phrase sign (why_confidence.words_amid)
         "the text holds the site's words 'must be' amid others: 'tensor' before them where the site has "
         "'v_scale', 'the' after them where the site has 'on'",

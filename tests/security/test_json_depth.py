@@ -30,7 +30,7 @@ DEEP = "[" * 20_000 + "]" * 20_000
 OWN_DATA = {
     "commands/why_call.py": 1,  # frameworks/data/vllm_frontend_options.json
     "frameworks/dynamo.py": 1,
-    "frameworks/entrypoints.py": 2,
+    "frameworks/entrypoints.py": 1,
     "frameworks/env_aliases.py": 1,  # frameworks/data/env_prefix_aliases.json
     "frameworks/feature_pairs.py": 1,
     "frameworks/flag_replacements.py": 2,  # frameworks/data/flag_replacements.json, vllm_forwarded_flags.json
