@@ -298,7 +298,7 @@ def analyze(
         command_background=columns[4],
         command_io=columns[5],
         command_env=columns[6],
-        command_holed={number: c.holed for number, c in enumerate(ev.commands) if c.holed},
+        command_holed=columns[7],
         conditions=[s.conditional for s in ev.servers],
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
@@ -315,9 +315,10 @@ def _unreadable_lines(ev: E.ShellEvaluator) -> str:
     return f" (argtrace could not read {where} as bash does: a start there is not seen)"
 
 
-def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...]:
+def _command_columns(commands: list[E.PredictedCommand]) -> tuple[Any, ...]:
     """The ``ShellResult`` fields that hold one item per predicted command (``commands``, then
-    ``command_vanished``, ``_paths``, ``_dirs``, ``_background``, ``_io``, ``_env``), made in one pass over
+    ``command_vanished``, ``_paths``, ``_dirs``, ``_background``, ``_io``, ``_env``; then ``command_holed``,
+    by number, for the few commands that have such words), made in one pass over
     the commands (seven list comprehensions over a 1 MB script's 6,700 commands each read every command
     again, issue 18); a command without vanished words gets the empty tuple without a generator."""
     texts: list[Any] = []
@@ -327,7 +328,10 @@ def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...
     background: list[Any] = []
     io: list[Any] = []
     env: list[Any] = []
+    holed: dict[int, Any] = {}
     for c in commands:
+        if c.holed:
+            holed[len(texts)] = c.holed
         texts.append((c.at, list(c.texts), c.conditional))
         vanished.append(
             tuple(VanishedWord(v.index, v.raw, v.at, v.state, v.name, v.via) for v in c.vanished)
@@ -339,7 +343,7 @@ def _command_columns(commands: list[E.PredictedCommand]) -> tuple[list[Any], ...
         background.append(c.background)
         io.append(c.io)
         env.append(c.env)
-    return texts, vanished, paths, dirs, background, io, env
+    return texts, vanished, paths, dirs, background, io, env, holed
 
 
 def _evaluate(

@@ -32,7 +32,7 @@ def take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, 
 
 
 # A holed text is a launch command's size: past these it is only unknown (`X=$X$X` over an unknown X would
-# double a text of holes at each line; session 28's fuzzing found it)
+# double a text of holes at each line; tests/security/test_probe_limits.py caught it)
 HOLED_MAX = 64 * 1024
 MAX_HOLES = 64
 
