@@ -105,5 +105,7 @@ def test_the_generator_reads_kubectl_s_help_lines() -> None:
 def test_short_options_run_together_as_pflag_reads_them() -> None:
     got = parse_kube_exec(["kubectl", "exec", "-itcmain", "p", "--", "vllm", "serve"])
     assert got == KubeExec("p", "main", None, ("vllm", "serve"), 5)
+    got = parse_kube_exec(["kubectl", "exec", "-n=llm", "-c=side", "p", "--", "vllm", "serve"])
+    assert got == KubeExec("p", "side", "llm", ("vllm", "serve"), 6)
     got = parse_kube_exec(["kubectl", "exec", "-ti", "-c", "side", "p", "--", "vllm", "serve"])
     assert got == KubeExec("p", "side", None, ("vllm", "serve"), 7)

@@ -74,8 +74,11 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
                 letters = word[1:]
                 while letters and f"-{letters[0]}" in switches:
                     letters = letters[1:]
+                rest = letters[1:]
                 name, eq, value = (
-                    (f"-{letters[0]}", "=", letters[1:]) if letters[1:] else (f"-{letters[:1]}", "", "")
+                    (f"-{letters[0]}", "=", rest[1:] if rest[:1] == "=" else rest)  # `-cNAME`, `-c=NAME`
+                    if rest
+                    else (f"-{letters[:1]}", "", "")
                 )
                 if not letters:
                     i += 1
