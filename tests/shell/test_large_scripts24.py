@@ -59,6 +59,7 @@ def _result(r: Any) -> Any:
         r.command_background,
         r.command_io,
         r.command_env,
+        r.command_holed,
     )
 
 
@@ -109,6 +110,7 @@ def _columns_by_comprehensions(commands: list[Any]) -> tuple[list[Any], ...]:
         [c.background for c in commands],
         [c.io for c in commands],
         [c.env for c in commands],
+        {number: c.holed for number, c in enumerate(commands) if c.holed},
     )
 
 
@@ -120,6 +122,8 @@ cat <<EOF > cfg.yaml
 a: 1
 EOF
 python3 -m sglang.launch_server --model-path /m $NOTHING --port 30000
+ip=$(hostname -I)
+ssh node1 "python3 -m sglang.launch_server --dist-init-addr $ip:5000"
 """
 
 
@@ -128,7 +132,7 @@ def test_the_per_command_lists_are_those_the_comprehensions_made(
 ) -> None:
     files = sorted((ROOT / "tests" / "data" / "shell").rglob("*.sh"))[:40]
     scripts = [p.read_bytes() for p in files] + [COLUMNS_SCRIPT.encode()]
-    seen_vanished = False
+    seen_vanished = seen_holed = False
     for data in scripts:
         fast = _result(run(tmp_path, data, "0", "30000"))
         with monkeypatch.context() as m:
@@ -136,7 +140,9 @@ def test_the_per_command_lists_are_those_the_comprehensions_made(
             slow = _result(run(tmp_path, data, "0", "30000"))
         assert fast == slow, data[:200]
         seen_vanished = seen_vanished or any(fast[3])
+        seen_holed = seen_holed or bool(fast[9])
     assert seen_vanished  # a command with vanished words is among them
+    assert seen_holed  # and one with a word known but for a value (layers/shell/holes.py)
 
 
 QUOTED_SCRIPT = """#!/bin/bash
