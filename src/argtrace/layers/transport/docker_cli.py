@@ -12,7 +12,6 @@ docker_env.py's.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -212,11 +211,9 @@ def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
 @functools.cache
 def _docker_data() -> Mapping[str, Any]:
     """``data/docker_run_options.json`` (scripts/gen_docker_run_options.py)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data: Mapping[str, Any] = json.loads(
-        package_file("data/docker_run_options.json").read_text(encoding="utf-8")
-    )
+    data: Mapping[str, Any] = bundled_json("data/docker_run_options.json")
     return data
 
 
@@ -227,9 +224,9 @@ _CARRIER_NAMES = {"compose": "docker compose", "kubernetes": "Kubernetes"}
 def _carried_by() -> Mapping[str, Mapping[str, str]]:
     """For the ``docker run`` options that set the container itself, the compose key and the Kubernetes
     field that carry them (``carried_by`` of the same generated file)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data = json.loads(package_file("data/docker_run_options.json").read_text(encoding="utf-8"))
+    data = bundled_json("data/docker_run_options.json")
     return data.get("carried_by") or {}
 
 

@@ -16,7 +16,6 @@ that is neither an option nor an option's value. The container's own environment
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -32,9 +31,9 @@ if TYPE_CHECKING:
 def _options() -> tuple[frozenset[str], frozenset[str]]:
     """kubectl's switches and its options that take a value (``data/kubectl_exec_options.json``, generated
     by ``scripts/gen_kubectl_exec_options.py`` from ``kubectl exec --help`` and ``kubectl options``)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data = json.loads(package_file("data/kubectl_exec_options.json").read_text(encoding="utf-8"))
+    data = bundled_json("data/kubectl_exec_options.json")
     return frozenset(data["switches"]), frozenset(data["valued"])
 
 
