@@ -85,6 +85,38 @@ def holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str],
     return (text, tuple(holes)) if text.strip(HOLE) else None
 
 
+def printf_holed(fmt: str, args: list[ExpWord]) -> Holed | None:
+    """What ``printf -v VAR FORMAT ARGS...`` assigns when some ARGS are not known statically: FORMAT's
+    output with a HOLE for each such value, when each one reaches the output whole and in order (``%s``;
+    ``%q``, ``%d`` or a precision would change it: then None, the value only unknown)."""
+    from argtrace.layers.shell.outputs import _printf
+
+    values: list[str] = []
+    holes: list[tuple[str | None, str]] = []
+    for w in args:
+        if w.text is not None:
+            values.append(w.text)
+        elif w.holed is not None:
+            values.append(w.holed)
+            holes.extend(w.holes)
+        else:
+            values.append(HOLE)
+            holes.append(
+                (w.expansion if w.expansion != "literal" else None, w.reason or "not known statically")
+            )
+    if not holes or len(holes) > MAX_HOLES:
+        return None
+    out = _printf(fmt, values)
+    if out is None or out.count(HOLE) != len(holes) or len(out) > HOLED_MAX or not out.strip(HOLE):
+        return None
+    # a value of another length must leave the rest as it is: a width pads by the value's length, a
+    # precision cuts it
+    longer = _printf(fmt, [v.replace(HOLE, HOLE * 2) for v in values])
+    if longer != out.replace(HOLE, HOLE * 2):
+        return None
+    return out, tuple(holes)
+
+
 def _quote_states(holed: str) -> list[str]:
     """The quoting each HOLE of ``holed`` stands in, as the child shell reads its text: "" (none), "'",
     '"' or "$'" (bash(1), QUOTING). A comment or a here-document is read as plain text (rare in such a
