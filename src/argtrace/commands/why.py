@@ -153,7 +153,7 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
             f"enclosing one false: {'; '.join(outer)}{change}"
         )
-    if cond and _on_environment(cond):
+    if cond and _on_environment(cond, str(group["message"])):
         # llmflux#50: "FlashInfer is not available ..." under not (is_flashinfer_available): what is
         # installed decides it, not a launch setting
         enclosing = f"; or make an enclosing one false: {'; '.join(outer)}" if outer else ""
@@ -325,10 +325,18 @@ _TO_LOG = re.compile(
 _ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b\w*_AVAILABLE\b")
 
 
-def _on_environment(condition: str) -> bool:
+def _on_environment(condition: str, message: str = "") -> bool:
     """A condition only on what is installed (``not (is_flashinfer_available)``), reading no server
-    object or configuration."""
+    object or configuration; or a bare name tested against None under a message that says something "is
+    not available" or "not installed" (vLLM's NixlConnector: "NIXL is not available" under
+    ``nixl_wrapper_cls is None``, the class its module imports from nixl or sets to None: vllm#32222,
+    intel-xpu-backend-for-triton#7419)."""
+    if re.fullmatch(r"[A-Za-z_]\w* is None", condition.strip()) and _UNAVAILABLE.search(message):
+        return True
     return bool(_ENVIRONMENT.search(condition)) and not re.search(r"\bself\.|config|args\b", condition)
+
+
+_UNAVAILABLE = re.compile(r"\b(?:is|are) not (?:available|installed)\b", re.I)
 
 
 def _prints_caught(template: str) -> bool:

@@ -288,6 +288,21 @@ def attribute_error(
             "fix": f"if the running vLLM is older than {first}: {upgrade}; else {fix}",
             "basis": "assumed",
         }
+    if frame is not None and frame[0] in ("sglang", "vllm") and _model_code_reads_config(cls, frame[1]):
+        # vllm#45039: gemma4_unified.py reads vision_config.num_soft_tokens, which the QAT export of
+        # gemma-4-12B-it dropped from its config.json (vllm PR#45070 then fell back to 280)
+        return {
+            **found,
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is "
+            f"the model's configuration as read from its config.json (or one of its sub-configs), and the "
+            f"release's model code ({frame[1]}) reads {attr!r} from it: this checkpoint's config.json does "
+            "not have that key (an export of the model without it), or the transformers release that parsed "
+            "it does not fill it",
+            "fix": f"a checkpoint whose config.json has {attr!r} (the model maker's own export), a server "
+            "release that does not require it, or the key added at launch with the value the model maker's "
+            "config gives (vLLM: --hf-overrides, SGLang: --json-model-override-args)",
+            "basis": "assumed",
+        }
     if frame is not None:
         package, where = frame
         if package in ("sglang", "vllm"):
@@ -319,6 +334,15 @@ def attribute_error(
         "fix": fix,
         "basis": "assumed",
     }
+
+
+def _model_code_reads_config(cls: str, where: str) -> bool:
+    """A configuration class of a model (``Gemma4UnifiedVisionConfig``; not the frameworks' own
+    ``ModelConfig``, ``VllmConfig``) read in the server's model code (``.../models/*.py``)."""
+    own = cls in ("ModelConfig", "VllmConfig", "PretrainedConfig", "PreTrainedConfig")
+    return (
+        bool(re.fullmatch(r"[A-Z]\w*Config", cls)) and not own and bool(re.search(r"/models/\w+\.py", where))
+    )
 
 
 _TRACE_FRAME = re.compile(r'File "([^"\n]+?\.py)", line (\d+), in ([\w.<>]+)')
