@@ -429,6 +429,14 @@ _ENVIRONMENT_WORDINGS = (
 FOREIGN_WORDINGS = (*_ENVIRONMENT_WORDINGS, *FOREIGN_WORDINGS)
 
 _OWN = ("sglang", "vllm")
+# kernel libraries a server uses by a switch: an error inside one is the library's, and running without it is
+# the way round it (the variables read from vLLM 0.33.0's envs.py and SGLang 0.5.23's sources); laifs#8:
+# AITER's FMHA v3 on an MI250X (gfx90a)
+_KERNEL_PACKAGES = {
+    "aiter": "aiter (AMD's AITER kernels, used on ROCm when AITER is on): an error inside its kernel (its "
+    "inputs, or a GPU it lacks a kernel for), not a setting's check: run without AITER (vLLM: "
+    "VLLM_ROCM_USE_AITER=0 or the op's VLLM_ROCM_USE_AITER_* variable; SGLang: SGLANG_USE_AITER=0)",
+}
 _FRAME = r'File "[^"]*[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)'
 # at most 16 dotted parts, each read once: with `+` a pasted 110 KB `a.ba.b...` was read to its end from every
 # part, over 25 s (probe of session 13); real module paths have fewer than 10 parts
@@ -463,7 +471,8 @@ def origin_of(text: str) -> dict[str, str] | None:
             }
     frames = re.findall(_FRAME, text)
     if frames and frames[-1] not in _OWN:
-        return {"origin": frames[-1], "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
+        said = _KERNEL_PACKAGES.get(frames[-1], frames[-1])
+        return {"origin": said, "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
     from argtrace.commands.why_attribute import origin_of_attribute
 
     attribute = origin_of_attribute(text)  # Python's AttributeError: the interpreter's words (why_attribute)
@@ -485,7 +494,7 @@ def origin_of(text: str) -> dict[str, str] | None:
     checkout = checkout_package(text)  # after Python's own words: they say more than whose code it was
     if checkout is not None:
         return {
-            "origin": checkout,
+            "origin": _KERNEL_PACKAGES.get(checkout, checkout),
             "basis": "frames",
             "evidence": f"innermost frame in a checkout of {checkout}/",
         }
