@@ -16,6 +16,8 @@ the cause its thread settled on), as a new user runs it, and the mechanisms they
   environment's (``why._on_environment``: vLLM's NixlConnector);
 - an AttributeError on a model's configuration class read in the server's model code is a key the
   checkpoint's config.json lacks (``why_attribute._model_code_reads_config``).
+- an AttributeError raised in a teardown function (``shutdown``) after an earlier exception is its aftermath:
+  neither the origin nor the explanation (``why_attribute.in_teardown_after_error``);
 - an error inside a kernel library the server uses by a switch (AITER's frames) is the library's, and the
   switch is the way round it (``why_confidence._KERNEL_PACKAGES``).
 """
@@ -30,7 +32,7 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import _on_environment, explain, render_why
-from argtrace.commands.why_attribute import attribute_error
+from argtrace.commands.why_attribute import attribute_error, in_teardown_after_error
 from argtrace.commands.why_confidence import code_names_only, origin_of
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url
@@ -212,13 +214,12 @@ CASES = [
     WhyCase(
         "vllm32222_nixl_not_available",
         "b",
-        "b",
+        "a",
         "NixlBaseConnectorWorker.__init__",
-        "weak",
+        "strong",
         "vllm/distributed/kv_transfer/kv_connector/v1/nixl/base_worker.py:611",
         (),
         "the condition nixl_wrapper_cls is None is the environment's (whether a package is installe",
-        origin="Python's interpreter: code read the attribute _handshake_initiation_ex",
     ),
     WhyCase(
         "vllm44548_getpwuid_openshift",
@@ -281,7 +282,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([4, 9, 11, 1], [19, 3, 3, 0])
+    assert batch_grades(CASES) == ([4, 9, 11, 1], [20, 2, 3, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -405,3 +406,21 @@ def test_a_model_configs_missing_attribute_is_a_key_of_its_config_json() -> None
     assert "config.json" not in (attribute_error(engine) or {}).get("fix", "")
     own = text.replace("FooTextConfig", "ModelConfig")
     assert "config.json" not in (attribute_error(own) or {}).get("fix", "")
+
+
+# --- the aftermath of an earlier error ----------------------------------------------------------------------
+def test_an_attribute_error_in_a_teardown_after_an_error_is_its_aftermath() -> None:
+    text = quoted_text(DATA / "vllm32222_nixl_not_available.txt")
+    assert in_teardown_after_error(text, text.index("AttributeError: 'Nixl"))
+    section = _why("vllm32222_nixl_not_available")
+    assert section["origin"] is None and "attribute" not in section
+    # not: an AttributeError with no error before it, nor one raised outside a teardown function
+    alone = (
+        'File "/w/x.py", line 3, in shutdown\n    self.pool.close()\n'
+        + "AttributeError: 'W' object has no attribute 'pool'"
+    )
+    assert not in_teardown_after_error(alone, alone.index("AttributeError"))
+    inside = "RuntimeError: a\n" + alone.replace("in shutdown", "in load_model")
+    assert not in_teardown_after_error(inside, inside.index("AttributeError"))
+    after = "RuntimeError: a\n" + alone
+    assert in_teardown_after_error(after, after.index("AttributeError"))

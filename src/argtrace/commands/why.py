@@ -710,7 +710,7 @@ def explain(
         **assessed,
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
-        **({"attribute": attribute} if attribute else {}),
+        **({"attribute": attribute} if attribute and not attribute.get("aftermath") else {}),
         **({"validation": validation} if validation else {}),
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),
