@@ -18,6 +18,8 @@ the cause its thread settled on), as a new user runs it, and the mechanisms they
   checkpoint's config.json lacks (``why_attribute._model_code_reads_config``).
 - an AttributeError raised in a teardown function (``shutdown``) after an earlier exception is its aftermath:
   neither the origin nor the explanation (``why_attribute.in_teardown_after_error``);
+- a weight loader's "no module or parameter named X in Class" is a checkpoint saved for another class than
+  its config names (``why_fixes.weight_name_fix``);
 - an error inside a kernel library the server uses by a switch (AITER's frames) is the library's, and the
   switch is the way round it (``why_confidence._KERNEL_PACKAGES``).
 """
@@ -34,6 +36,7 @@ import pytest
 from argtrace.commands.why import _on_environment, explain, render_why
 from argtrace.commands.why_attribute import attribute_error, in_teardown_after_error
 from argtrace.commands.why_confidence import code_names_only, origin_of
+from argtrace.commands.why_fixes import weight_name_fix
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url
 
@@ -178,12 +181,12 @@ CASES = [
     WhyCase(
         "vllm13373_qwen25vl_embedding_layers",
         "b",
-        "b",
+        "a",
         "AutoWeightsLoader._load_module",
         "strong",
         "vllm/model_executor/models/utils.py:319",
         (),
-        "make the condition false (not (child_prefix in child_params))",
+        "the checkpoint's tensor names do not fit the model class the server built ('layers' in Qwen2_5_V",
     ),
     WhyCase(
         "vllm2080ti12_qwen35_failed_inspected",
@@ -282,7 +285,7 @@ CASES = [
 def test_the_batch_is_25_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
     assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 25
-    assert batch_grades(CASES) == ([4, 9, 11, 1], [20, 2, 3, 0])
+    assert batch_grades(CASES) == ([4, 9, 11, 1], [21, 1, 3, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -424,3 +427,18 @@ def test_an_attribute_error_in_a_teardown_after_an_error_is_its_aftermath() -> N
     assert not in_teardown_after_error(inside, inside.index("AttributeError"))
     after = "RuntimeError: a\n" + alone
     assert in_teardown_after_error(after, after.index("AttributeError"))
+
+
+# --- a checkpoint saved for another class ------------------------------------------------------------------
+def test_a_weight_name_no_module_has_is_a_checkpoint_of_another_class() -> None:
+    group = {"message": "There is no module or parameter named '{prefix}' in {type(self.module).__name__}"}
+    text = "ValueError: There is no module or parameter named 'visual' in LlamaForCausalLM"
+    assert weight_name_fix(group, text) == (
+        "the checkpoint's tensor names do not fit the model class the server built ('visual' in "
+        "LlamaForCausalLM): the config's architectures names a class these weights were not saved for (a "
+        "fine-tune saved under another class), or the checkpoint was made for another release or library; "
+        "name the class the weights fit (config.json's architectures, or vLLM's --hf-overrides) and serve it "
+        "for the task it is for"
+    )
+    # not: another message
+    assert weight_name_fix({"message": "{x} is not supported"}, text) is None

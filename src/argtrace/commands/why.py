@@ -28,6 +28,7 @@ from argtrace.commands.why_fixes import (
     replacement_fix,
     request_fields,
     request_length_note,
+    weight_name_fix,
 )
 from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_release import framework_of_text, preferred_release
@@ -279,6 +280,7 @@ def group_matches(
                 or refused_json_fix(group, text, release)
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
+                or weight_name_fix(group, text)
                 or _avoid(group)
             )
     _mark_vendored(out)
