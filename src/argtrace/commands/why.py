@@ -28,6 +28,7 @@ from argtrace.commands.why_fixes import (
     replacement_fix,
     request_fields,
     request_length_note,
+    weight_name_fix,
 )
 from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_release import framework_of_text, preferred_release
@@ -153,7 +154,7 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
             f"enclosing one false: {'; '.join(outer)}{change}"
         )
-    if cond and _on_environment(cond):
+    if cond and _on_environment(cond, str(group["message"])):
         # llmflux#50: "FlashInfer is not available ..." under not (is_flashinfer_available): what is
         # installed decides it, not a launch setting
         enclosing = f"; or make an enclosing one false: {'; '.join(outer)}" if outer else ""
@@ -279,6 +280,7 @@ def group_matches(
                 or refused_json_fix(group, text, release)
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
+                or weight_name_fix(group, text)
                 or _avoid(group)
             )
     _mark_vendored(out)
@@ -325,10 +327,18 @@ _TO_LOG = re.compile(
 _ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b\w*_AVAILABLE\b")
 
 
-def _on_environment(condition: str) -> bool:
+def _on_environment(condition: str, message: str = "") -> bool:
     """A condition only on what is installed (``not (is_flashinfer_available)``), reading no server
-    object or configuration."""
+    object or configuration; or a bare name tested against None under a message that says something "is
+    not available" or "not installed" (vLLM's NixlConnector: "NIXL is not available" under
+    ``nixl_wrapper_cls is None``, the class its module imports from nixl or sets to None: vllm#32222,
+    intel-xpu-backend-for-triton#7419)."""
+    if re.fullmatch(r"[A-Za-z_]\w* is None", condition.strip()) and _UNAVAILABLE.search(message):
+        return True
     return bool(_ENVIRONMENT.search(condition)) and not re.search(r"\bself\.|config|args\b", condition)
+
+
+_UNAVAILABLE = re.compile(r"\b(?:is|are) not (?:available|installed)\b", re.I)
 
 
 def _prints_caught(template: str) -> bool:
@@ -702,7 +712,7 @@ def explain(
         **assessed,
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
-        **({"attribute": attribute} if attribute else {}),
+        **({"attribute": attribute} if attribute and not attribute.get("aftermath") else {}),
         **({"validation": validation} if validation else {}),
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),
