@@ -354,3 +354,78 @@ def test_the_cause_is_an_alarm(name: str) -> None:
 
 def test_the_missing_list_is_every_case_not_in_class_a() -> None:
     assert set(MISSING) == {n for n, (_, now) in CLASSES.items() if now != "a"}
+
+
+def test_the_generator_reads_the_ratio_forms() -> None:
+    """scripts/gen_sglang_mamba_slots.py on the two shapes of the wheels (constants beside the function, and
+    0.5.22's get_mamba_tracking_slots) and on a form it does not know (left out)."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "scripts"))
+    from gen_sglang_mamba_slots import facts
+
+    old = (
+        "MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO = 3\n"
+        "MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP = 2\n"
+        "MAMBA_CACHE_V2_ADDITIONAL_RATIO_NO_OVERLAP = 1\n"
+        "class M:\n"
+        "    def _calculate_mamba_ratio(self):\n"
+        "        if self.server_args.disable_radix_cache:\n"
+        "            return 1\n"
+        "        additional_ratio = 0\n"
+        "        if self.server_args.enable_mamba_extra_buffer():\n"
+        "            if not self.server_args.disable_overlap_schedule:\n"
+        "                additional_ratio = MAMBA_CACHE_V2_ADDITIONAL_RATIO_OVERLAP\n"
+        "            else:\n"
+        "                additional_ratio = MAMBA_CACHE_V2_ADDITIONAL_RATIO_NO_OVERLAP\n"
+        "        return MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO + additional_ratio\n"
+        "    def _resolve_max_num_reqs(self, n):\n"
+        "        ratio = self._calculate_mamba_ratio()\n"
+        "        return min(n, self.server_args.max_mamba_cache_size // ratio)\n"
+    )
+    assert facts({"sglang/srt/model_executor/model_runner_kv_cache_mixin.py": old}) == {
+        "base": 3,
+        "overlap": 2,
+        "no_overlap": 1,
+        "ratio_at": "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:5",
+        "cap_at": "sglang/srt/model_executor/model_runner_kv_cache_mixin.py:17",
+    }
+    tracking = (
+        "def get_mamba_tracking_slots(*, extra_buffer, overlap, lazy=False):\n"
+        '    """Tracking slots."""\n'
+        "    if not extra_buffer:\n"
+        "        return 0\n"
+        "    if lazy:\n"
+        "        return 1\n"
+        "    return 2 if overlap else 1\n"
+    )
+    new = (
+        "MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO = 3\n"
+        "MAMBA_CACHE_BASE_RATIO_DROP_ON_SKIP = 1\n"
+        "MAMBA_CACHE_V2_ADDITIONAL_RATIO_NO_BUFFER = 1\n"
+        "class K:\n"
+        "    def _calculate_mamba_ratio(self):\n"
+        "        if get_memory().disable_radix_cache:\n"
+        "            return 1\n"
+        "        skip_decode_lock = envs.SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK.get()\n"
+        "        base = MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO - (\n"
+        "            MAMBA_CACHE_BASE_RATIO_DROP_ON_SKIP if skip_decode_lock else 0)\n"
+        "        additional_ratio = get_mamba_tracking_slots(extra_buffer=True, overlap=True)\n"
+        "        if not additional_ratio and skip_decode_lock:\n"
+        "            additional_ratio = MAMBA_CACHE_V2_ADDITIONAL_RATIO_NO_BUFFER\n"
+        "        return base + additional_ratio\n"
+        "    def resolve_max_num_reqs(self, n):\n"
+        "        ratio = self._calculate_mamba_ratio()\n"
+        "        mamba_cap = get_schedule().max_mamba_cache_size // ratio\n"
+    )
+    got = facts({"sglang/srt/mem_cache/allocation_sizing.py": tracking, "sglang/srt/mem_cache/k.py": new})
+    assert got is not None
+    assert {k: v for k, v in got.items() if not k.endswith("_at")} == {
+        "base": 3,
+        "overlap": 2,
+        "lazy": 1,
+        "no_overlap": 1,
+        "skip_drop": 1,
+        "no_buffer_skip": 1,
+    }
+    assert facts({"m.py": old.replace("return 1\n", "return 2\n", 1)}) is None  # not the radix-off form
