@@ -225,7 +225,8 @@ def test_the_conv_state_dtype_against_dtype() -> None:
         "bfloat16; mamba2_state_dtype, srt/configs/mamba_utils.py:68) and writes the activations into it "
         'unconverted: the first prefill stops with "Index put requires the source and destination dtypes '
         'match, got BFloat16 for the destination and Half for the source" '
-        "(srt/layers/attention/linear/gdn_backend.py)"
+        "(srt/layers/attention/linear/gdn_backend.py for linear-attention layers, MambaMixer2 in "
+        "srt/layers/attention/mamba/mamba.py for Mamba2 layers)"
     )
     workaround = f"SGLANG_MAMBA_CONV_DTYPE=float16 {command} --mamba-ssm-dtype float16"
     assert _codes(workaround, *hybrid) == []

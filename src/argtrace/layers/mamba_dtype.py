@@ -49,7 +49,8 @@ HYBRID_SETTINGS = (
 )
 SOURCE = (
     "sglang/srt/configs/mamba_utils.py:68 mamba2_state_dtype (0.5.10.post1, 0.5.23); the write: "
-    "srt/layers/attention/linear/gdn_backend.py:406 (0.5.10.post1), :1066 (0.5.23)"
+    "srt/layers/attention/linear/gdn_backend.py:406 (0.5.10.post1), :1066 (0.5.23); "
+    "srt/layers/attention/mamba/mamba.py:586 (0.5.23, MambaMixer2)"
 )
 
 
@@ -137,7 +138,8 @@ def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
             'the activations into it unconverted: the first prefill stops with "Index put requires the '
             f"source and destination dtypes match, got {act[conv]} for the destination and {act[serving]} "
             "for "
-            f'the source" (srt/layers/attention/linear/gdn_backend.py){assumed}',
+            f'the source" (srt/layers/attention/linear/gdn_backend.py for linear-attention layers, '
+            f"MambaMixer2 in srt/layers/attention/mamba/mamba.py for Mamba2 layers){assumed}",
             at=at,
             evidence=[
                 Evidence(
