@@ -13,7 +13,8 @@ under ``tests/data/real_cases_sgl29/`` names its URL in its header: ``.cmd`` lau
 -c``), scripts, a compose file and a Python launch. A new user's machine (no resolver environment, no
 Hugging Face cache); ``--framework-version`` only where the report names its release (sglang#7936: 0.4.9;
 the compose file's image names 0.4.7). Classes by the better of `check` and `why` on the message a report
-quotes (MiaAI-Lab#7's capped line, PR#19002's ping-pong assertion, PR#6058's refusal). Each command runs
+quotes (MiaAI-Lab#7's capped line, PR#19002's ping-pong assertion, PR#6058's refusal, sglang#31719's
+traceback and PR#20217's kernel error: the conv state's dtype). Each command runs
 once per worker (tests/batches.py's ``recorded_*``).
 """
 
@@ -40,8 +41,8 @@ CLASSES = {
     "miaai7_dflash_mamba_cache_caps_requests.sh": ("b", "a"),
     "sglangpr6058_bge_reranker_v047.yaml": ("d", "a"),
     "sglangpr19002_pd_decode_mamba_cache_size.cmd": ("b", "b"),
-    "sglang31719_qwen36_dtype_float16.cmd": ("c", "c"),
-    "sglangpr20217_qwen35_dtype_float16.cmd": ("c", "c"),
+    "sglang31719_qwen36_dtype_float16.cmd": ("c", "a"),
+    "sglangpr20217_qwen35_dtype_float16.cmd": ("c", "a"),
     "sglangpr20741_qwen35_flashinfer_gdn_bf16.cmd": ("c", "c"),
     "sglangpr21558_gdn_flashinfer_decode_mtp_b200.cmd": ("c", "c"),
     "sglang37066_dflash_lazy_one_slot_short.cmd": ("c", "c"),
@@ -73,7 +74,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 2, 10, 1], [2, 1, 10, 0])
+    assert table_counts(CLASSES) == ([0, 2, 10, 1], [4, 1, 8, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -283,6 +284,30 @@ def test_why_on_the_quoted_messages() -> None:
         "halve the state size with --mamba-ssm-dtype bfloat16."
     )
     assert capped["matches"][0]["function"] == "KVCacheConfigurator.resolve_max_num_reqs"
+    # sglang#31719's traceback and PR#20217's kernel error: the conv state's dtype against --dtype (`check`
+    # needs config.json for RS073; `why` names the cause from the text)
+    index_put = explain(
+        'File "/usr/local/lib/python3.12/dist-packages/sglang/srt/layers/attention/linear/gdn_backend.py", '
+        "line 438, in forward_extend\n"
+        "    conv_states[forward_metadata.conv_states_mask_indices] = (\n"
+        "RuntimeError: Index put requires the source and destination dtypes match, got BFloat16 for the "
+        "destination and Half for the source."
+    )
+    assert [s["id"] for s in index_put["signatures"]] == ["sglang-mamba-conv-dtype-index-put"]
+    assert index_put["signatures"][0]["fix"] == (
+        "Set SGLANG_MAMBA_CONV_DTYPE to the serving dtype (SGLANG_MAMBA_CONV_DTYPE=float16 with --dtype "
+        "float16, and --mamba-ssm-dtype float16), or serve in bfloat16"
+    )
+    kernel = explain(
+        "RuntimeError: Expected conv_states_.scalar_type() == input_type to be true, but got false."
+    )
+    assert [s["id"] for s in kernel["signatures"]] == ["sglang-mamba-conv-dtype-kernel"]
+    # a KV cache's FP8 buffer given bytes (kvcached#214) is another tensor: not this signature
+    other = explain(
+        "RuntimeError: Index put requires the source and destination dtypes match, got Float8_e4m3fn for the "
+        "destination and Byte for the source."
+    )
+    assert not [s for s in other["signatures"] if s["id"].startswith("sglang-mamba-conv")]
     ping_pong = explain(
         "AssertionError: Not enough space for mamba ping pong idx, try to increase --mamba-full-memory-ratio."
     )
@@ -296,15 +321,6 @@ MISSING = {
         "decode",
         "the PD decode server's pool ignored --max-mamba-cache-size before the fix (PR#19002, 2026-02): the "
         "release is not named, and the newest bundled one has the fix; `why` places the assertion only",
-    ),
-    "sglang31719_qwen36_dtype_float16.cmd": (
-        "conv state",
-        "RS073 needs config.json to know Qwen3.6-27B is hybrid (a new user's machine has no Hugging Face "
-        "cache and passes no --model-config), and the launch writes no Mamba flag",
-    ),
-    "sglangpr20217_qwen35_dtype_float16.cmd": (
-        "conv state",
-        "as sglang#31719: the model's hybrid layers are config.json's",
     ),
     "sglangpr20741_qwen35_flashinfer_gdn_bf16.cmd": (
         "A_log",
