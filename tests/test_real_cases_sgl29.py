@@ -446,3 +446,33 @@ def test_the_generator_reads_the_ratio_forms() -> None:
         "no_buffer_skip": 1,
     }
     assert facts({"m.py": old.replace("return 1\n", "return 2\n", 1)}) is None  # not the radix-off form
+
+
+POD = """apiVersion: v1
+kind: Pod
+metadata:
+  name: sglang
+spec:
+  containers:
+    - name: server
+      image: lmsysorg/sglang:v0.5.10.post1
+      command: ["python3", "-m", "sglang.launch_server", "--model-path", "m"]
+      env:
+        - name: CUDA_VISIBLE_DEVICES
+          value: "1"
+      securityContext:
+        privileged: {privileged}
+      resources:
+        limits:
+          nvidia.com/gpu: 1
+"""
+
+
+@pytest.mark.parametrize(("privileged", "codes"), [("true", []), ("false", ["TP043"])])
+def test_a_privileged_pod_has_every_node_gpu(tmp_path: Path, privileged: str, codes: list[str]) -> None:
+    """The Kubernetes form of PR#6058's compose service: a privileged container has every GPU of the node,
+    so the device plugin's one GPU does not renumber CUDA_VISIBLE_DEVICES."""
+    pod = tmp_path / "pod.yaml"
+    pod.write_text(POD.format(privileged=privileged), encoding="utf-8")
+    report = run_cli(["check", "--format", "json", "--no-resolve", str(pod)]).json
+    assert [f["code"] for f in report["findings"] if f["severity"] != "info"] == codes
