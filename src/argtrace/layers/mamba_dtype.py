@@ -3,8 +3,9 @@
 SGLang allocates the conv state of a hybrid model's Mamba or linear-attention layers in
 ``SGLANG_MAMBA_CONV_DTYPE``, bfloat16 when the variable is unset or names no dtype it maps, whatever the
 serving dtype (``mamba2_state_dtype``: ``dtype_map.get(envs.SGLANG_MAMBA_CONV_DTYPE.get(), torch.bfloat16)``,
-srt/configs/mamba_utils.py:68 in 0.5.10.post1 and 0.5.23; the variable is read from 0.5.9, per the
-release index). The layers then write the model's activations into that buffer unconverted: the gated
+srt/configs/mamba_utils.py:68 in each wheel read: 0.5.9, 0.5.10.post1, 0.5.13.post1, 0.5.16, 0.5.20,
+0.5.23; the variable is read from 0.5.9 on, per the release index). The layers then write the model's
+activations into that buffer unconverted: the gated
 delta-net backend's state tracking (``conv_states[...] = mixed_qkv_to_track``, srt/layers/attention/linear/
 gdn_backend.py:406 in 0.5.10.post1, :1066 in 0.5.23) and the conv update kernel, so a server in float16 (or
 float32) with the bfloat16 default stops at its first prefill: "Index put requires the source and
