@@ -618,3 +618,70 @@ RS072 = Rule(
     exceptions="Nothing for a release whose wheel was not read or that does not replace the backend; a "
     "warning when nothing names the release.",
 )
+
+RS074 = Rule(
+    code="RS074",
+    layer="resolution",
+    severity="warning",
+    title="A Mamba state pool that admits fewer requests than --max-running-requests",
+    basis="assumed",
+    rationale=(
+        "A hybrid model (Mamba or linear-attention layers: Qwen3-Next, Qwen3.5/3.6, Nemotron-H) keeps each "
+        "running request's recurrent state in slots of the pool --max-mamba-cache-size sizes, and SGLang "
+        "caps "
+        "the running requests at max_mamba_cache_size // ratio, the slots one request holds "
+        "(_calculate_mamba_ratio; 0.5.23 srt/mem_cache/kv_cache_configurator.py:3062, the cap at :3137): 1 "
+        "without the radix cache, else 3 plus 2 ping-pong slots for --mamba-radix-cache-strategy "
+        "extra_buffer with the overlap scheduler (1 without it, 1 for extra_buffer_lazy), 2 + 1 under "
+        "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK. The constants are read from each release's wheel, 0.5.10.post1-"
+        "0.5.23 (scripts/gen_sglang_mamba_slots.py). A pool sized for fewer slots than the strategy holds "
+        "silently lowers --max-running-requests (0.5.17 on log one line): MiaAI-Lab/Qwen3.8-27B-SGLang-"
+        "DGX-Spark#7 sized 64 slots for 16 requests at 4 each, and extra_buffer's 5 capped them to 12."
+    ),
+    fix="give --max-mamba-cache-size the requests times the slots per request, or a strategy holding fewer "
+    "slots (extra_buffer_lazy), or the --max-running-requests the pool admits",
+    example=_static(
+        "python -m sglang.launch_server --model-path m --max-running-requests 16 --max-mamba-cache-size 64 "
+        "--mamba-radix-cache-strategy extra_buffer",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path m --max-running-requests 16 --max-mamba-cache-size 64 "
+        "--mamba-radix-cache-strategy extra_buffer_lazy",
+        "0.5.23",
+    ),
+    exceptions="Only when the launch writes both sizes and the strategy (or turns the radix cache off): "
+    "auto resolves by the model; not with DP attention nor on a PD decode server; the model is assumed "
+    "hybrid (only hybrid models read --max-mamba-cache-size). A release whose wheel was not read says "
+    "nothing.",
+)
+
+RS073 = Rule(
+    code="RS073",
+    layer="resolution",
+    severity="error",
+    title="A hybrid model served in another dtype than SGLang's Mamba conv state",
+    basis="framework-code",
+    rationale=(
+        "SGLang allocates the conv state of a hybrid model's Mamba or linear-attention layers in "
+        "SGLANG_MAMBA_CONV_DTYPE, bfloat16 when unset, whatever --dtype says (mamba2_state_dtype, "
+        "srt/configs/mamba_utils.py:68 in 0.5.10.post1 and 0.5.23), and writes the model's activations into "
+        "it unconverted (srt/layers/attention/linear/gdn_backend.py:406 in 0.5.10.post1, :1066 in 0.5.23). "
+        'Served in float16 the first prefill stops: "Index put requires the source and destination dtypes '
+        'match, got BFloat16 for the destination and Half for the source" (sglang#31719, Qwen3.6-27B; '
+        "sglang PR#20217, Qwen3.5-0.8B). The report's workaround serves: SGLANG_MAMBA_CONV_DTYPE=float16 "
+        "with --dtype float16."
+    ),
+    fix="set SGLANG_MAMBA_CONV_DTYPE to the serving dtype, or serve in the conv state's dtype",
+    example=_static(
+        "python -m sglang.launch_server --model-path m --dtype float16 --mamba-ssm-dtype float16", "0.5.23"
+    ),
+    correct=_static(
+        "SGLANG_MAMBA_CONV_DTYPE=float16 python -m sglang.launch_server --model-path m --dtype float16 "
+        "--mamba-ssm-dtype float16",
+        "0.5.23",
+    ),
+    exceptions="Only for releases that read SGLANG_MAMBA_CONV_DTYPE (0.5.9 on). The model is hybrid by "
+    "config.json, or assumed so when the launch writes a setting only hybrid models read (a warning then); "
+    "with --dtype auto the dtype is config.json's.",
+)

@@ -524,11 +524,13 @@ def _docker(
     if refused is not None:
         _gpus_refused(at, run.gpus or "", refused, result)
         return
-    # --gpus is docker's own device request; the variable decides only without it
+    # --gpus is docker's own device request; the variable decides only without it. A privileged container
+    # has every host GPU whatever either asks (docker_cli.DockerRun.privileged), numbered as on the host:
+    # how many the host has is not in the launch
     count = (
         docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
     )
-    if count is not None:
+    if count is not None and not run.privileged:
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
         ]

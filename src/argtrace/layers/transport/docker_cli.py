@@ -44,6 +44,9 @@ class DockerRun:
     # how the command sets the container's /dev/shm (``--shm-size 16g``, ``--ipc host``, a mount at
     # /dev/shm); "": it does not, so Docker's 64 MiB default stays
     shm: str = ""
+    # --privileged: Docker gives the container every host device, all GPUs included, whatever --gpus asks
+    # (NVIDIA/nvidia-docker#764: "by design of the --privileged option of Docker, it whitelists all devices")
+    privileged: bool = False
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -61,6 +64,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     runtime: str | None = None
     devices: list[str] = []
     shm = ""
+    privileged = False
     while i < len(words):
         w = words[i]
         if w is None:
@@ -73,6 +77,8 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         name, eq, inline = w.partition("=")
         if name.startswith("--"):
             if name in _DOCKER_BOOL:
+                if name == "--privileged":
+                    privileged = not eq or inline.lower() not in ("false", "0")
                 i += 1
                 continue
             value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
@@ -124,6 +130,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         i + 1,
         tuple(devices),
         shm,
+        privileged,
     )
 
 
