@@ -25,22 +25,19 @@ hybrid models read ``--max-mamba-cache-size``; the overlap scheduler is assumed 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 _SKIP = "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK"
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/sglang_mamba_slots.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/sglang_mamba_slots.json")
     return dict(data.get("releases") or {})
 
 
