@@ -68,17 +68,6 @@ def slots_per_request(
     return base + extra, f"{said} plus {extra} for {how}"
 
 
-def _int(report: Report, name: str) -> int | None:
-    setting = report.setting(name)
-    value = setting.effective if setting is not None else None
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
-
-
 def _written(report: Report, name: str) -> tuple[Any, str | None] | None:
     """The value the launch writes for ``name`` and where, or None (a default)."""
     setting = report.setting(name)
@@ -112,10 +101,13 @@ def mamba_slots(report: Report) -> LayerResult:
     wanted = _written(report, "max_running_requests")
     if facts is None or pool is None or wanted is None:
         return result
-    size, requests = _int(report, "max_mamba_cache_size"), _int(report, "max_running_requests")
+    size, requests = (
+        report.effective_int("max_mamba_cache_size"),
+        report.effective_int("max_running_requests"),
+    )
     if size is None or requests is None or size < 0 or requests < 1:
         return result
-    dp = _int(report, "dp_size") or 1
+    dp = report.effective_int("dp_size") or 1
     mode = report.setting("disaggregation_mode")
     if (_flag_on(report, "enable_dp_attention") and dp > 1) or (
         mode is not None and mode.effective == "decode"
@@ -130,7 +122,7 @@ def mamba_slots(report: Report) -> LayerResult:
             break
     if radix and strategy not in ("extra_buffer", "extra_buffer_lazy", "no_buffer"):
         return result  # auto (or not written): the release resolves it by the model (module docstring)
-    overlap = not _flag_on(report, "disable_overlap_schedule") and (_int(report, "pp_size") or 1) <= 1
+    overlap = not _flag_on(report, "disable_overlap_schedule") and (report.effective_int("pp_size") or 1) <= 1
     ratio, how = slots_per_request(
         facts, radix=radix, strategy=strategy, overlap=overlap, skip=_skip_decode_lock(report)
     )
