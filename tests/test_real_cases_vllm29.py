@@ -41,7 +41,7 @@ CLASSES = {
     "vllm23615_reranker_task_score_0092.cmd": ("c", "c"),
     "vllm31345_eagle3_draft_tp1.py": ("c", "a"),
     "vllm38898_align_mtp_no_hits.cmd": ("c", "c"),
-    "vllm41899_omni_thinker_lora.txt": ("d", "b"),
+    "vllm41899_omni_thinker_lora.txt": ("d", "a"),
     "vllm43062_convert_classify_reranker.cmd": ("c", "c"),
     "vllm51250_mamba_all_downgraded_0271.cmd": ("c", "c"),
     "vllm51250_mamba_all_fallback_warning.txt": ("a", "a"),
@@ -139,7 +139,7 @@ def command(*argv: str) -> dict[str, Any]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([3, 0, 9, 1], [5, 1, 7, 0])
+    assert table_counts(CLASSES) == ([3, 0, 9, 1], [6, 0, 7, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -294,14 +294,18 @@ def test_the_mamba_cache_table_is_generated() -> None:
 
 
 def test_why_on_a_title_without_its_full_stop() -> None:
-    """d -> b: the issue's title drops the message's closing full stop; it was V0's shorter "{} does
+    """d -> a: the issue's title drops the message's closing full stop; it was V0's shorter "{} does
     not support LoRA" (LoRANotSupportedWorkerBase.remove_lora, "avoid the call path"), now V1's
-    load_lora_model."""
+    load_lora_model, whose interface check names the model and --enable-lora."""
     first = _why("vllm41899_omni_thinker_lora.txt")["matches"][0]
     assert (first["function"], first["file"], first["line"]) == (
         "LoRAModelRunnerMixin.load_lora_model",
         "vllm/v1/worker/lora_model_runner_mixin.py",
         50,
+    )
+    assert [s["flag"] for s in first["settings"]] == ["--model", "--enable-lora"]
+    assert first["fix"] == (
+        "make the condition false (not supports_lora(model)): change --model, --enable-lora"
     )
 
 
@@ -377,11 +381,16 @@ _EAGLE = (
         ("0.28.0", "draft_model", 1, []),
         # a release whose wheel was not read
         ("0.9.2", "eagle3", 1, []),
+        # vllm-ascend's proposer honours the key (an Ascend launch)
+        ("0.28.0 ASCEND_RT_VISIBLE_DEVICES=0,1,2,3", "eagle3", 1, []),
     ],
 )
 def test_draft_tp_variants(release: str, method: str, size: int, expected: list[tuple[str, str]]) -> None:
     """Variants (not reports): which methods, sizes and releases make PA057 speak."""
-    report = command("--framework-version", release, "-c", _EAGLE % (method, size))
+    release, _, env = release.partition(" ")
+    report = command(
+        "--framework-version", release, "-c", (f"{env} " if env else "") + _EAGLE % (method, size)
+    )
     assert [(c, s) for c, s in shown_codes(report) if c == "PA057"] == expected
 
 

@@ -50,6 +50,15 @@ def _int(value: Any) -> int | None:
         return None
 
 
+def _on_ascend(report: Report) -> bool:
+    """Whether the launch sets Ascend NPU variables (ASCEND_*, HCCL_*): a vllm-ascend launch, whose own
+    EAGLE proposer honours the key since vllm-ascend PR#5519 (0.13.0: PR#5804)."""
+    here = report.process.at if report.process is not None else None
+    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    names = server.env if server is not None else {}
+    return any(name.startswith(("ASCEND_", "HCCL_")) for name in names)
+
+
 def spec_draft_tp(report: Report) -> LayerResult:
     """PA057 for a ``draft_tensor_parallel_size`` other than the target's under a drafter that shares the
     target's tensor-parallel group."""
@@ -62,6 +71,8 @@ def spec_draft_tp(report: Report) -> LayerResult:
     facts = release_facts(release)
     if not facts or not facts.get("draft_model_only"):
         return result
+    if _on_ascend(report):
+        return result  # vllm-ascend's EAGLE proposer builds a TP-1 group for the key (vllm-ascend PR#5519)
     key = report.setting(_KEY)
     method = report.setting("speculative_config.method")
     if key is None or key.intended is None or method is None or not isinstance(method.effective, str):

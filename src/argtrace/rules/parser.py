@@ -581,5 +581,6 @@ PA_DRAFT_TP_LOST = Rule(
     exceptions='Only with a "method" written (vLLM infers it from the draft\'s name otherwise) and a size '
     "other than the target's; nothing for a release whose wheel was not read, or whose other drafters read "
     "the draft's parallel configuration (0.30.0 on: the DSpark loader, and from 0.31.0 the model runner's "
-    "load_draft_model).",
+    "load_draft_model), or for a launch that sets Ascend variables (ASCEND_*, HCCL_*): vllm-ascend's own "
+    "EAGLE proposer honours the key since vllm-ascend PR#5519.",
 )

@@ -654,7 +654,8 @@ RS076 = Rule(
     rationale=(
         "With prefix caching, vLLM's MambaModelConfig.verify_and_update_config asserts what the Mamba cache "
         "mode needs: chunked prefill (\"Chunked prefill is required for mamba cache mode 'align'.\", vllm "
-        '0.16.0-0.32.0; 0.33.0 for any mode) and, in 0.16.0, no speculative decoding ("Mamba cache mode '
+        "0.16.0-0.31.0 under align mode, 0.32.0 on under any mode) and, in 0.16.0, no speculative decoding "
+        '("Mamba cache mode '
         "'align' is currently not compatible with speculative decoding.\"). The start stops with an "
         "AssertionError on a hybrid model, the only kind whose configuration goes through that method, which "
         "a launch writing --mamba-cache-mode is taken to serve. The asserts, the mode they are read under, "
