@@ -744,6 +744,12 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.mamba_slots import mamba_slots  # RS074: a Mamba pool capping the running requests
 
     results.append(mamba_slots(report))
+    from argtrace.layers.mamba_cache import mamba_cache  # RS075/RS076: a Mamba cache mode dropped or refused
+
+    results.append(mamba_cache(report))
+    from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size the drafter never reads
+
+    results.append(spec_draft_tp(report))
     return results
 
 

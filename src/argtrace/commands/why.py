@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
@@ -43,6 +43,24 @@ NAME = "why"
 HELP = "explain a framework error message: the raise site, its condition, the settings it reads, the fix"
 MAX_GROUPS = 8
 RELATIVE = 0.5  # a group is shown when its specificity is at least this share of the best one's
+
+
+# vLLM's interface checks on a model's class (vllm/model_executor/models/interfaces.py: supports_lora,
+# supports_pp, supports_multimodal, ...): ``not supports_lora(model)`` in V1's LoRAModelRunnerMixin.
+# load_lora_model reads nothing a flag sets, yet the class is the model's (--model) and the check runs only
+# for the feature whose configuration object the predicate names (``lora_config``, made by --enable-lora):
+# the reads that name both, as V0's GPUModelRunnerBase.load_model reads them (vllm#41899)
+# (a module function called on the model, not a backend's own ``cls.supports_sink()``)
+_INTERFACE = re.compile(r"(?<![\w.])supports_([a-z]+)\((?:self\.)?model\b")
+
+
+def _interface_reads(conditions: Iterable[str], reads: Iterable[str]) -> list[str]:
+    seen = set(reads)
+    out: list[str] = []
+    for condition in conditions:
+        for feature in _INTERFACE.findall(condition):
+            out += ["self.model", f"self.{feature}_config"]
+    return [r for r in dict.fromkeys(out) if r not in seen]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -245,6 +263,8 @@ def group_matches(
         reads = list(site.reads)
         if site.framework == "sglang":  # a helper's reads (attn_dp_enabled_of(view): --attn-dp-size)
             reads += helper_reads(newest, site.conditions, reads)
+        if site.framework == "vllm":  # a model class's interface check (supports_lora(model))
+            reads += _interface_reads(site.conditions, reads)
         group["settings"] = (
             settings_of(site.framework, newest, reads, site.template, text, site.function)
             if not is_library(site.framework)

@@ -685,3 +685,57 @@ RS073 = Rule(
     "config.json, or assumed so when the launch writes a setting only hybrid models read (a warning then); "
     "with --dtype auto the dtype is config.json's.",
 )
+
+RS075 = Rule(
+    code="RS075",
+    layer="resolution",
+    severity="error",
+    title="A Mamba cache mode the release drops without prefix caching",
+    basis="framework-code",
+    rationale=(
+        "vLLM 0.16.0-0.32.0 pass --mamba-cache-mode on to CacheConfig, and MambaModelConfig."
+        "verify_and_update_config reads it only with prefix caching: when prefix caching is disabled it sets "
+        "the mode to 'none' with one warning, \"Mamba cache mode is set to 'none' when prefix caching is "
+        'disabled" (vllm 0.28.0 model_executor/models/config.py:632), while the API server\'s "non-default '
+        "args\" line still shows the mode written (syv-ai/qwen38-27b-rtx3090#25: arms meant to keep 'align' "
+        "with the prefix cache off ran in mode 'none'). On a model without Mamba layers the mode is never "
+        "read either. The assignment, its line and the warning are read from each release's wheel "
+        "(scripts/gen_vllm_mamba_cache.py)."
+    ),
+    fix="enable prefix caching (--enable-prefix-caching), or remove --mamba-cache-mode",
+    example=_static(
+        "vllm serve Qwen/Qwen3.6-27B --no-enable-prefix-caching --mamba-cache-mode align", "0.28.0"
+    ),
+    correct=_static("vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align", "0.28.0"),
+    exceptions="Only when the launch itself disables prefix caching (its default depends on the model "
+    "class); nothing for a release whose wheel was not read, or where the flag no longer reaches the cache "
+    "(0.33.0: PA016); a warning when nothing names the release.",
+)
+
+RS076 = Rule(
+    code="RS076",
+    layer="resolution",
+    severity="warning",
+    title="A Mamba cache mode whose prefix-caching checks refuse another setting of the launch",
+    basis="framework-code",
+    rationale=(
+        "With prefix caching, vLLM's MambaModelConfig.verify_and_update_config asserts what the Mamba cache "
+        "mode needs: chunked prefill (\"Chunked prefill is required for mamba cache mode 'align'.\", vllm "
+        "0.16.0-0.31.0 under align mode, 0.32.0 on under any mode) and, in 0.16.0, no speculative decoding "
+        '("Mamba cache mode '
+        "'align' is currently not compatible with speculative decoding.\"). The start stops with an "
+        "AssertionError on a hybrid model, the only kind whose configuration goes through that method, which "
+        "a launch writing --mamba-cache-mode is taken to serve. The asserts, the mode they are read under, "
+        "their lines and messages are read from each release's wheel (scripts/gen_vllm_mamba_cache.py)."
+    ),
+    fix="keep chunked prefill on with Mamba prefix caching, or disable prefix caching",
+    example=_static(
+        "vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align "
+        "--no-enable-chunked-prefill",
+        "0.28.0",
+    ),
+    correct=_static("vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align", "0.28.0"),
+    exceptions="A warning: the model class is not read, and only a hybrid model stops. Only settings the "
+    "launch writes (prefix caching, chunked prefill and the mode by default depend on the model class); "
+    "nothing for a release whose wheel was not read.",
+)
