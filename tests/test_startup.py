@@ -524,6 +524,11 @@ NOT_FOR_A_LOCAL_LOG = (
     "threading",
     "gzip",
     "html",  # html.unescape, for a log copied from a web page's source only (lines._decode)
+    # plain words are read without the parser (quick_argv.py): argparse comes only for a usage error or help
+    "argparse",
+    "gettext",
+    "locale",
+    "argtrace.help_format",
 )
 
 
