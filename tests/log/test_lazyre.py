@@ -92,8 +92,9 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
     # analyze.py's 39, pasted.py's _JOINED, prefix.py's 3 of logs_3, _COMPOSE of logs_4, 2 of logs_5,
     # 2 of logs6 (a bracketed ISO time, a markdown quote), 1 of logs18 (a CI viewer's line number), 3 of
-    # logs25 (a CSV export's epoch time, a launcher's tag, vLLM's process tag in brackets)
-    assert len(PATTERNS) == 52
+    # logs25 (a CSV export's epoch time, a launcher's tag, vLLM's process tag in brackets), pyrepr.py's
+    # _IDENT (logspeed29: a name read in one match)
+    assert len(PATTERNS) == 53
     assert sum(1 for p in PATTERNS.values() if p.needles) == 40
     assert len(LINES) > 500
 

@@ -7,7 +7,6 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import zlib
@@ -338,6 +337,10 @@ def _decode(data: bytes) -> str:
     if "^[" in text or "ESC[" in text or "#033[" in text or text.endswith("^M"):
         return _caret_notation(text)
     if "&quot;" in text or "&#39;" in text or "&#x27;" in text:
+        # imported here: building ``html.entities``' 2,200-name table is 8 M instructions of every ``log``
+        # run (issue 18), and only a log copied from a web page's source holds these entities
+        import html
+
         return html.unescape(text)
     return text
 
