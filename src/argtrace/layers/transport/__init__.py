@@ -240,9 +240,16 @@ def _follow(
                 located.piped_from, located.piped = io.piped_from, io.stdin
             if located is not None and number in shell.command_holed:
                 located.holed = {i: (text, holes) for i, text, holes in shell.command_holed[number]}
+        holes: dict[str, tuple[str, str]] = {}
+        if number in shell.command_holed and (base in _CONTAINER_PROGRAMS or base in ("kubectl", "oc")):
+            # `docker exec C bash -c "... $ip ..."` with ip not known: the container's shell still runs
+            # the string's other words (words.py's fill_command_holes)
+            from argtrace.layers.transport.words import fill_command_holes
+
+            argv, holes = fill_command_holes(argv, {i: (t, h) for i, t, h in shell.command_holed[number]})
         before = len(result.servers)
         try:
-            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved, holes)
             if number < len(shell.command_background) and shell.command_background[number]:
                 # a carrier started with `&` (`docker run ... &`): its server runs while the script goes on
                 result.servers[before:] = [replace(s, backgrounded=True) for s in result.servers[before:]]
@@ -263,7 +270,10 @@ def _dispatch(
     ssh_host: str | None,
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
+    holes: Mapping[str, tuple[str, str]] | None = None,
 ) -> None:
+    """``holes``: the variables standing for the unknown expansions of a command string the carried shell
+    runs (name -> as written, why), words.py's fill_command_holes."""
     # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
         from argtrace.layers.transport.ssh import _ssh
@@ -276,7 +286,7 @@ def _dispatch(
     elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
-        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished, moved=moved)
+        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished, moved=moved, holes=holes)
     elif base in _SHELLS:
         from argtrace.layers.transport.shells import _shell_c
 
@@ -293,7 +303,7 @@ def _dispatch(
     elif base in ("kubectl", "oc") and "exec" in argv:
         from argtrace.layers.transport.kube_exec import follow_kube_exec
 
-        follow_kube_exec(at, argv, result)
+        follow_kube_exec(at, argv, result, holes)
     elif base == "gcloud":
         from argtrace.layers.transport.gcloud_run import follow_run_deploy
 

@@ -329,6 +329,7 @@ def _container_servers(
     *,
     script_at: Mapping[str, str] | None = None,
     shell_as_written: bool = True,
+    holes: Mapping[str, tuple[str, str]] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
@@ -336,7 +337,10 @@ def _container_servers(
     ``docker run``'s, compose's interpolation), numbered in ``argv``. ``script_at``: where in the carrier's
     file a string stands (``FILE:LINE:INDENT``), so that the script's findings point at the file's own
     characters. ``shell_as_written``: the ``sh -c`` is the user's (a manifest's ``command:``), not how
-    argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052."""
+    argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052.
+    ``holes``: the variables standing in a ``sh -c STRING`` for the expansions of it not known here
+    (name -> as written, why; words.py's fill_command_holes): unknown to the shell, named as written in
+    what it reports."""
     from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -363,6 +367,7 @@ def _container_servers(
                     origin = (origins or {}).get(k)
                     why = origin.reason if origin else None
                     unknown[k] = why or f"set in the {expansion}, not known here"
+            unknown.update({name: why for name, (_raw, why) in (holes or {}).items()})
             label = f"<{expansion}>"
             data = argv[i + 1].encode("utf-8", "surrogateescape")
             file, line, indent = _file_place((script_at or {}).get(argv[i + 1]))
@@ -381,6 +386,10 @@ def _container_servers(
                 cwd="/",
                 unknown_env=unknown,
             )
+            if holes:
+                from argtrace.layers.transport.words import as_written_words
+
+                shell = as_written_words(shell, {"${" + name + "}": raw for name, (raw, _why) in holes.items()})
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
             if shell_as_written and _basename(argv[0]) in ("sh", "dash") and shell.servers:
                 from argtrace.layers.shell.analysis import sh_script_bash_features
@@ -411,6 +420,8 @@ def _container_servers(
                 merged = {**inner.env, **kept, **missing}
                 result.servers.append(replace(inner, env=merged) if kept or missing else inner)
             return
+    if holes:
+        return  # the holed string is no shell's here: what it holds is not read (as before it was filled)
     server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
@@ -443,12 +454,14 @@ def _docker(
     wrapped: Wrapped | None = None,
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
+    holes: Mapping[str, tuple[str, str]] | None = None,
 ) -> None:
     """``docker run`` (or ``docker exec``); ``moved``: whether the script changed directory before it, and
-    where it went (None: not known), for the relative paths docker opens in its working directory."""
+    where it went (None: not known), for the relative paths docker opens in its working directory;
+    ``holes``: the unknown expansions of a ``bash -c`` string among its words (``_container_servers``)."""
     run = parse_docker_run(argv)
     if run is None:
-        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved)
+        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved, holes)
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
     # the words after the image are the local shell's: an unquoted `$MODEL` it expanded to nothing is a
@@ -479,7 +492,8 @@ def _docker(
         release=ctx.release,
     )
     before = len(result.servers)
-    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost)
+    path = _image_path(env, origins, at, run.image)
+    _container_servers(at, final, *path, "docker run", result, lost, holes=holes)
     options_after_image(at, run, result, starts_server=len(result.servers) > before)
     if lost:
         from argtrace.layers.shell.vanished import vanished_after_flags
@@ -518,6 +532,7 @@ def _docker_exec(
     wrapped: Wrapped | None,
     vanished: tuple[VanishedWord, ...],
     moved: tuple[bool, str | None],
+    holes: Mapping[str, tuple[str, str]] | None = None,
 ) -> None:
     """``docker exec CONTAINER CMD...``: CMD runs in the running container as written (no entrypoint), so
     its server is read like a container's process; the container's own environment (its image and its
@@ -549,7 +564,8 @@ def _docker_exec(
             known=False,
             reason=f"the running container {run.image}'s, not known here",
         )
-    _container_servers(at, tuple(run.args), env, origins, f"docker exec {run.image}", result, lost)
+    how = f"docker exec {run.image}"
+    _container_servers(at, tuple(run.args), env, origins, how, result, lost, holes=holes)
 
 
 def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) -> None:

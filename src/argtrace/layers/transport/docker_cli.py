@@ -166,7 +166,10 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
     while i < len(words):
         w = words[i]
         if w is None:
-            return None
+            # a word not known here where an option or the container's name stands (`docker exec -d
+            # "vllm-g${gid}-n0" bash -c ...`): read as the name, the first word that is no option; were it
+            # an option, what follows would not start a server here (nothing is read of it)
+            break
         if w == "--":
             i += 1
             break
@@ -195,9 +198,10 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
             env[key] = val if has else None
         elif name == "--env-file":
             env_files.append(value)
-    if i + 1 >= len(words) or words[i] is None:
+    if i + 1 >= len(words):
         return None
-    return DockerRun(words[i] or "", (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
+    name = words[i] if words[i] is not None else "<named at run time>"
+    return DockerRun(name, (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
 
 
 @functools.cache

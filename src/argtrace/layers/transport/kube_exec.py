@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,9 +96,15 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
     return KubeExec(pod, container, namespace, tuple(words[dash + 1 :]), dash + 1)
 
 
-def follow_kube_exec(at: str, argv: list[str | None], result: TransportResult) -> None:
+def follow_kube_exec(
+    at: str,
+    argv: list[str | None],
+    result: TransportResult,
+    holes: Mapping[str, tuple[str, str]] | None = None,
+) -> None:
     """The server a ``kubectl exec ... -- COMMAND`` starts in the pod's container, read as a container's
-    process (a ``bash -c STRING`` there runs through that shell)."""
+    process (a ``bash -c STRING`` there runs through that shell; ``holes``: the unknown expansions of such a
+    string, words.py's fill_command_holes)."""
     from argtrace.layers.transport.containers import _container_servers
 
     found = parse_kube_exec(argv)
@@ -123,4 +129,4 @@ def follow_kube_exec(at: str, argv: list[str | None], result: TransportResult) -
         "PATH": Origin(at=at, expansion=f"{program} exec", known=False, reason=f"{where}'s, not known here")
     }
     command = tuple(w for w in found.command if w is not None)
-    _container_servers(at, command, env, origins, f"{program} exec {where}", result)
+    _container_servers(at, command, env, origins, f"{program} exec {where}", result, holes=holes)

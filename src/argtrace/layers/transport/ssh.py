@@ -20,6 +20,7 @@ from argtrace.layers.transport.context import TransportResult, _Context, _local_
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env, parse_ssh
 from argtrace.layers.transport.uploads import _upload_from_stdin
 from argtrace.layers.transport.words import (
+    as_written_words,
     _as_written,
     _flag_values,
     _local_expansions,
@@ -200,7 +201,7 @@ def _analyze_remote(
     )
     if unknown:
         # a hole of a word is `${NAME}` in the text (layers/shell/holes.py), a whole word `$NAME`
-        remote = _as_written_words(
+        remote = as_written_words(
             remote,
             {
                 ("${" + k + "}" if k.startswith(PREFIX) else "$" + k): raw
@@ -272,34 +273,3 @@ def _analyze_remote(
         ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
-
-
-def _as_written_words(remote: ShellResult, written: Mapping[str, str]) -> ShellResult:
-    """``remote`` with each placeholder of a locally computed word (``$__argtrace_local_N``) named as the
-    user wrote the word, in its findings' texts and its servers' words."""
-
-    def named(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for placeholder, raw in written.items():
-            text = text.replace(placeholder, raw)
-        return text
-
-    findings = [
-        replace(
-            f,
-            message=named(f.message) or f.message,
-            evidence=tuple(replace(e, text=named(e.text) or e.text) for e in f.evidence),
-        )
-        for f in remote.findings
-    ]
-    servers = [
-        replace(
-            server,
-            argv=tuple(
-                replace(w, origin=replace(w.origin, expansion=named(w.origin.expansion))) for w in server.argv
-            ),
-        )
-        for server in remote.servers
-    ]
-    return replace(remote, findings=findings, servers=servers)

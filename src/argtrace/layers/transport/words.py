@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import re
 import shlex
-from collections.abc import Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Finding
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell import ShellResult
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 
@@ -334,3 +337,63 @@ def folded_continuation(item_kind: str, node: Any, value: str, at: str) -> Findi
         at=at,
         evidence=[Evidence("transport", at, value[:200])],
     )
+
+
+def as_written_words(remote: ShellResult, written: Mapping[str, str]) -> ShellResult:
+    """``remote`` with each placeholder of a locally computed word (``$__argtrace_local_N``, a hole's
+    ``${__argtrace_hole_N}``) named as the user wrote the word, in its findings' texts and its servers'
+    words."""
+
+    def named(text: str | None) -> str | None:
+        if text is None:
+            return None
+        for placeholder, raw in written.items():
+            text = text.replace(placeholder, raw)
+        return text
+
+    findings = [
+        replace(
+            f,
+            message=named(f.message) or f.message,
+            evidence=tuple(replace(e, text=named(e.text) or e.text) for e in f.evidence),
+        )
+        for f in remote.findings
+    ]
+    servers = [
+        replace(
+            server,
+            argv=tuple(
+                replace(w, origin=replace(w.origin, expansion=named(w.origin.expansion))) for w in server.argv
+            ),
+        )
+        for server in remote.servers
+    ]
+    return replace(remote, findings=findings, servers=servers)
+
+
+# the options of a shell whose next word is its command string (`bash -c`, `bash -lc`, ...)
+_SHELL_C = ("-c", "-lc", "-ec", "-xc")
+
+
+def fill_command_holes(
+    argv: Sequence[str | None], holed: Mapping[int, tuple[str, tuple[tuple[str | None, str], ...]]]
+) -> tuple[list[str | None], dict[str, tuple[str, str]]]:
+    """``argv`` with each command string a shell will run (the word after ``-c``) that the local shell
+    knew but for some expansions (``holed``: index -> its text with a HOLE for each, the shell layer's
+    ``command_holed``) filled in: each hole a variable of the child shell whose value is not known
+    (layers/shell/holes.py), so a server start in the string's other words is read, as for a local
+    ``bash -c``; and those variables (name -> the expansion as written, why it is not known)."""
+    from argtrace.layers.shell.core import HOLE
+    from argtrace.layers.shell.holes import fill_holes
+
+    words = list(argv)
+    unknown: dict[str, tuple[str, str]] = {}
+    for index, (text, holes) in sorted(holed.items()):
+        if not 0 < index < len(words) or words[index] is not None or words[index - 1] not in _SHELL_C:
+            continue
+        if text == HOLE:
+            continue  # nothing of the string is known
+        filled, why, written = fill_holes(text, holes, first=len(unknown))
+        words[index] = filled
+        unknown.update({name: (written["${" + name + "}"], reason) for name, reason in why.items()})
+    return words, unknown
