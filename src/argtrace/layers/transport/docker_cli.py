@@ -47,6 +47,14 @@ class DockerRun:
     shm: str = ""
 
 
+# `docker run` options whose value, when not known here, is left unread (`parse_docker_run`): an unknown
+# `-e`'s variable is not among the container's known ones (its name is not known either)
+_VALUE_UNREAD = frozenset(
+    {"-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "-w", "--workdir", "--hostname", "-l"}
+    | {"--label", "--add-host", "--network", "--net", "--user", "-u", "--cpus", "-m", "--memory", "--ulimit"}
+)
+
+
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     words = list(argv)
     i = 1
@@ -93,6 +101,11 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             i += 1
             if value is None:
                 continue
+        if value is None and name in _VALUE_UNREAD:
+            # a value not known here (`--env "HF_TOKEN=$HF_TOKEN"` on a page that leaves HF_TOKEN to its
+            # reader) of an option that shapes neither the command nor what argtrace judges of the container
+            # (its GPUs, runtime, /dev/shm, entrypoint): the container still runs the words after the image
+            continue
         if value is None:
             return None
         if name in ("-e", "--env"):
