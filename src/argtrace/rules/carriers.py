@@ -413,3 +413,33 @@ TP106 = Rule(
         argv=("check", "compose.sglang.yml"),
     ),
 )
+
+
+_INCLUDED = (
+    "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.1\n    command: >\n"
+    "      Qwen/Qwen3-8B\n      --max-model-len 8192\n"
+)
+
+TP105 = Rule(
+    code="TP105",
+    layer="transport",
+    severity="error",
+    title="A compose file's `include:` names a file that is not there: `docker compose` stops",
+    rationale=(
+        "A compose file's top-level `include:` (Compose Specification, \"Include\"; docker compose 2.20 and "
+        "later) loads each named compose file as an application of its own and merges its services; a "
+        "relative path is the including file's project directory's. docker compose reads them before it "
+        "starts anything, so a path that is not there stops `docker compose up` and no service starts. "
+        "argtrace reads the services of every file an `include:` names (each with its own project "
+        "directory's `.env`), and says which one it could not read."
+    ),
+    fix="Write the path of the compose file as it is from the including file's directory.",
+    example=Example(
+        files={"compose.yml": "include:\n  - compose-vllm.yml\n"},
+        argv=("check", "compose.yml"),
+    ),
+    correct=Example(
+        files={"compose.yml": "include:\n  - compose-vllm.yml\n", "compose-vllm.yml": _INCLUDED},
+        argv=("check", "compose.yml"),
+    ),
+)
