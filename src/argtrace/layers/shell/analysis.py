@@ -526,7 +526,10 @@ def _shared_logs(ev: E.ShellEvaluator) -> list[Finding]:
             continue
         by_file.setdefault(so, []).append(s)
     out: list[Finding] = []
-    for name, group in by_file.items():
+    for name, every in by_file.items():
+        # one command met again with the same words (a retry loop's `launch` after the last start died) is
+        # the same server started anew, whose earlier log the single-server note (SH009 info) covers
+        group = list({(s.at, tuple(w.text for w in s.argv)): s for s in every}.values())
         if len(group) < 2 or not any(server_outputs(s)["stdout_mode"] == ">" for s in group):
             continue
         ats = ", ".join(s.at for s in group[:4])
