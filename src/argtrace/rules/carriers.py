@@ -426,7 +426,7 @@ TP105 = Rule(
     severity="error",
     title="A compose file's `include:` names a file that is not there: `docker compose` stops",
     rationale=(
-        "A compose file's top-level `include:` (Compose Specification, \"Include\"; docker compose 2.20 and "
+        'A compose file\'s top-level `include:` (Compose Specification, "Include"; docker compose 2.20 and '
         "later) loads each named compose file as an application of its own and merges its services; a "
         "relative path is the including file's project directory's. docker compose reads them before it "
         "starts anything, so a path that is not there stops `docker compose up` and no service starts. "

@@ -6,7 +6,8 @@ The spec's forms: a list of paths (``- compose-vllm.yml``), or of mappings whose
 list of them (merged together), with an optional ``project_directory:`` (relative paths of the included
 file are resolved from it; by default from the included file's own directory) and ``env_file:`` (by default
 the ``.env`` of that project directory). A relative path is the including file's project directory's. An
-included file that is not there stops ``docker compose`` before any service starts: TP105 says so. A remote include (``oci://``, ``git@``) is not read (a note).
+included file that is not there stops ``docker compose`` before any service
+starts: TP105 says so. A remote include (``oci://``, ``git@``) is not read.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 
 # an included path that names a compose file (`compose-vllm.yml`, `docker-compose.gpu.yaml`, `x/compose.yaml`)
-_COMPOSE_PATH = re.compile(r"(?m)^[ \t]*-?[ \t]*(?:path:[ \t]*)?['\"]?[^\s'\"#]*compose[^\s'\"#]*\.ya?ml['\"]?\s*$")
+_COMPOSE_PATH = re.compile(
+    r"(?m)^[ \t]*-?[ \t]*(?:path:[ \t]*)?['\"]?[^\s'\"#]*compose[^\s'\"#]*\.ya?ml['\"]?\s*$"
+)
 # at most this many files are read through include: (an include may include again)
 _MAX_FILES = 32
 
@@ -47,7 +50,9 @@ def _entries(label: str, root: Any, base: str) -> list[tuple[str, list[str], str
         paths = [posixpath.normpath(posixpath.join(base, p)) for p in paths if p]
         if not paths:
             continue
-        directory = posixpath.normpath(posixpath.join(base, project)) if project else posixpath.dirname(paths[0])
+        directory = (
+            posixpath.normpath(posixpath.join(base, project)) if project else posixpath.dirname(paths[0])
+        )
         env = posixpath.normpath(posixpath.join(base, env_file)) if env_file else None
         out.append((where, paths, directory, env))
     return out

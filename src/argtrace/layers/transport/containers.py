@@ -389,7 +389,9 @@ def _container_servers(
             if holes:
                 from argtrace.layers.transport.words import as_written_words
 
-                shell = as_written_words(shell, {"${" + name + "}": raw for name, (raw, _why) in holes.items()})
+                shell = as_written_words(
+                    shell, {"${" + name + "}": raw for name, (raw, _why) in holes.items()}
+                )
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
             if shell_as_written and _basename(argv[0]) in ("sh", "dash") and shell.servers:
                 from argtrace.layers.shell.analysis import sh_script_bash_features

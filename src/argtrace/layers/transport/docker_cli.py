@@ -213,8 +213,8 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
             env_files.append(value)
     if i + 1 >= len(words):
         return None
-    name = words[i] if words[i] is not None else "<named at run time>"
-    return DockerRun(name, (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
+    container = words[i] or "<named at run time>"
+    return DockerRun(container, (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
 
 
 @functools.cache

@@ -452,7 +452,9 @@ def analyze_manifest(
         if nodes and _has_include(nodes[0]):
             from argtrace.layers.transport.compose_include import follow_includes
 
-            def read_services(label: str, root: object, merged: Mapping[str, str], into: TransportResult) -> None:
+            def read_services(
+                label: str, root: object, merged: Mapping[str, str], into: TransportResult
+            ) -> None:
                 _compose(label, root, merged, service, into)
                 compose_file_checks(label, root, into)
 

@@ -141,7 +141,8 @@ def _former_key(key: str, table: Mapping[str, Any], at: str) -> Finding:
         severity="warning",
         basis="assumed",
         fix=f"For SkyPilot {newest}, move what `experimental.config_overrides` holds to the top-level "
-        "`config:` (SkyPilot 0.10.0 deprecated the first for the second, sky/utils/schemas.py _experimental_task_schema)"
+        "`config:` (SkyPilot 0.10.0 deprecated the first for the second: sky/utils/schemas.py, "
+        "_experimental_task_schema)"
         if key == "experimental"
         else None,
     )

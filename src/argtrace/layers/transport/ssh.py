@@ -20,7 +20,6 @@ from argtrace.layers.transport.context import TransportResult, _Context, _local_
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env, parse_ssh
 from argtrace.layers.transport.uploads import _upload_from_stdin
 from argtrace.layers.transport.words import (
-    as_written_words,
     _as_written,
     _flag_values,
     _local_expansions,
@@ -30,11 +29,12 @@ from argtrace.layers.transport.words import (
     _show_argv,
     _starts_server,
     _unquote,
+    as_written_words,
 )
 from argtrace.model import Assumption, Evidence
 
 if TYPE_CHECKING:
-    from argtrace.layers.shell import ScriptSource, ShellResult
+    from argtrace.layers.shell import ScriptSource
 
 
 # What changes the argv when the node's shell splits the joined text again (a glob or `$` quoted locally
