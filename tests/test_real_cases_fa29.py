@@ -248,7 +248,7 @@ def test_a_docker_run_option_value_not_known_does_not_hide_the_container(tmp_pat
     # the image's entrypoint runs the command (lmsysorg/sglang's nvidia_entrypoint.sh)
     assert _argvs(report)[0][1:] == ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B"]
     # a value that decides what argtrace judges (the GPUs) still leaves the container unread
-    unknown_gpus = 'docker run --gpus "$G" vllm/vllm-openai:v0.15.1 --model m\n'
+    unknown_gpus = 'G=$(nvidia-smi -L | wc -l)\ndocker run --gpus "$G" vllm/vllm-openai:v0.15.1 --model m\n'
     assert _check(tmp_path, "run.sh", unknown_gpus)["servers"] == []
 
 
