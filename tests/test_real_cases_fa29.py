@@ -327,3 +327,11 @@ def test_compose_device_ids_are_joined_with_commas(tmp_path: Path, ids: str, err
     )
     report = _check(tmp_path, "compose.yml", compose)
     assert [f["code"] for f in alarms(report)] == errors
+
+
+def test_a_python_launch_word_known_only_when_it_runs_is_no_refusal() -> None:
+    report = report_of("openeval_python_launcher_function_defaults_popen_list_called_bare.py")
+    (skipped,) = codes(report, "RS004")
+    assert skipped["message"] == (
+        "resolution skipped: an argv word cannot be known statically, so the server never resolves its settings"
+    )
