@@ -333,5 +333,6 @@ def test_a_python_launch_word_known_only_when_it_runs_is_no_refusal() -> None:
     report = report_of("openeval_python_launcher_function_defaults_popen_list_called_bare.py")
     (skipped,) = codes(report, "RS004")
     assert skipped["message"] == (
-        "resolution skipped: an argv word cannot be known statically, so the server never resolves its settings"
+        "resolution skipped: an argv word cannot be known statically, so the server never resolves "
+        "its settings"
     )
