@@ -336,3 +336,13 @@ def test_a_python_launch_word_known_only_when_it_runs_is_no_refusal() -> None:
         "resolution skipped: an argv word cannot be known statically, so the server never resolves "
         "its settings"
     )
+
+
+def test_a_filled_string_no_shell_runs_is_said_as_written(tmp_path: Path) -> None:
+    # vLLM's image runs `vllm serve` itself: the `bash -c STRING` after the image name are its words (TP010)
+    carrier = "docker run --gpus all vllm/vllm-openai:v0.15.1 bash -c " + _STRING
+    report = _check(tmp_path, "run.sh", _DP + carrier + "\n")
+    assert _argvs(report) == [["vllm", "serve", "bash", "-c", _STRING.strip('"')]]
+    (appended,) = codes(report, "TP010")
+    assert "--data-parallel-size ${DP} --port 8000" in appended["message"]
+    assert "__argtrace" not in str(report)

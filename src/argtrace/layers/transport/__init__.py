@@ -247,9 +247,11 @@ def _follow(
             from argtrace.layers.transport.words import fill_command_holes
 
             argv, holes = fill_command_holes(argv, {i: (t, h) for i, t, h in shell.command_holed[number]})
-        before = len(result.servers)
+        before, said = len(result.servers), len(result.findings)
         try:
             _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved, holes)
+            if holes:
+                _name_holes(result, said, holes)
             if number < len(shell.command_background) and shell.command_background[number]:
                 # a carrier started with `&` (`docker run ... &`): its server runs while the script goes on
                 result.servers[before:] = [replace(s, backgrounded=True) for s in result.servers[before:]]
@@ -257,6 +259,24 @@ def _follow(
             if os.environ.get("ARGTRACE_DEBUG"):
                 raise
             result.hops.append({"at": at, "via": base, "error": f"{type(exc).__name__}: {exc}"})
+
+
+def _name_holes(result: TransportResult, said: int, holes: Mapping[str, tuple[str, str]]) -> None:
+    """What the carrier said of a filled command string (its findings from ``said`` on, its hop) names each
+    hole as the script wrote it (words.py's written_holes), not as the placeholder variable."""
+    from argtrace.layers.transport.words import written_holes
+
+    result.findings[said:] = [
+        replace(
+            f,
+            message=written_holes(f.message, holes),
+            evidence=tuple(replace(e, text=written_holes(e.text, holes)) for e in f.evidence),
+        )
+        for f in result.findings[said:]
+    ]
+    if result.hops and isinstance(result.hops[-1].get("argv"), list):
+        hop = result.hops[-1]
+        hop["argv"] = [written_holes(w, holes) if isinstance(w, str) else w for w in hop["argv"]]
 
 
 def _dispatch(

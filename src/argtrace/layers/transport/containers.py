@@ -423,7 +423,10 @@ def _container_servers(
                 result.servers.append(replace(inner, env=merged) if kept or missing else inner)
             return
     if holes:
-        return  # the holed string is no shell's here: what it holds is not read (as before it was filled)
+        # no shell of the container runs the filled string: it is one word, as the script wrote it
+        from argtrace.layers.transport.words import written_holes
+
+        whole = tuple(written_holes(w, holes) for w in whole)
     server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)

@@ -397,3 +397,12 @@ def fill_command_holes(
         words[index] = filled
         unknown.update({name: (written["${" + name + "}"], reason) for name, reason in why.items()})
     return words, unknown
+
+
+def written_holes(text: str, holes: Mapping[str, tuple[str, str]]) -> str:
+    """``text`` with each hole's variable (``${NAME}``, and ``'"${NAME}"'`` where it stood in single quotes)
+    given back as the expansion the script wrote: what a carrier says of a filled string that no shell of its
+    own runs (`docker run IMAGE bash -c "..."` on an image whose entrypoint takes the words)."""
+    for name, (raw, _why) in holes.items():
+        text = text.replace("'\"${" + name + "}\"'", raw).replace("${" + name + "}", raw)
+    return text
