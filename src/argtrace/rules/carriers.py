@@ -283,7 +283,9 @@ TP069 = Rule(
         "(`get_task_schema()` in `sky/utils/schemas.py`, `additionalProperties: False`; SkyPilot 0.14.1): "
         "`env:` for `envs:`, `resource:` for `resources:` or `nodes:` for `num_nodes:` stop the launch with "
         "`Invalid task YAML: Additional properties are not allowed`. The values under the misspelt key "
-        "reach nothing."
+        "reach nothing. A key older releases took (`experimental:`, SkyPilot 0.8.1 and 0.10.0, whose "
+        "`config_overrides` became the top-level `config:`) is a warning naming them: which SkyPilot runs "
+        "the task is not in the file."
     ),
     fix="Rename the key to the one SkyPilot reads (the message names the nearest).",
     example=Example(
