@@ -329,13 +329,32 @@ def test_compose_device_ids_are_joined_with_commas(tmp_path: Path, ids: str, err
     assert [f["code"] for f in alarms(report)] == errors
 
 
-def test_a_python_launch_word_known_only_when_it_runs_is_no_refusal() -> None:
-    report = report_of("openeval_python_launcher_function_defaults_popen_list_called_bare.py")
-    (skipped,) = codes(report, "RS004")
+def test_a_python_launch_word_known_only_when_it_runs_is_no_refusal(tmp_path: Path) -> None:
+    program = (
+        "import os, subprocess\ncmd = ['vllm', 'serve', 'Qwen/Qwen3-8B']\nif os.environ.get('LEN'):\n"
+        "    cmd += ['--max-model-len', os.environ['LEN']]\nsubprocess.Popen(cmd)\n"
+    )
+    (skipped,) = codes(_check(tmp_path, "app.py", program), "RS004")
     assert skipped["message"] == (
         "resolution skipped: an argv word cannot be known statically, so the server never resolves "
         "its settings"
     )
+
+
+def test_a_function_called_bare_runs_with_its_defaults(tmp_path: Path) -> None:
+    argv = report_of("openeval_python_launcher_function_defaults_popen_list_called_bare.py")["servers"][0][
+        "argv"
+    ]
+    assert argv[3:] == ["--host", "0.0.0.0", "--port", "7000", "--tensor-parallel-size", "4"]  # no length
+    launcher = (
+        "import subprocess\ndef launch(model='m', tp=2):\n"
+        "    subprocess.Popen(['vllm', 'serve', model, '--tensor-parallel-size', str(tp)])\n"
+    )
+    bare = _check(tmp_path, "app.py", launcher + "launch()\n")
+    assert _argvs(bare) == [["vllm", "serve", "m", "--tensor-parallel-size", "2"]]
+    # called with an argument somewhere: its parameters are the program's
+    given = _check(tmp_path, "app.py", launcher + "launch()\nlaunch(tp=4)\n")
+    assert [a[2] for a in _argvs(given)] == [None]
 
 
 def test_a_filled_string_no_shell_runs_is_said_as_written(tmp_path: Path) -> None:
