@@ -98,3 +98,13 @@ def test_an_unset_name_is_one_finding_and_many_names_share_one(tmp_path: Path) -
         "${U21}, ${U22}): if they are unset where `docker compose` runs too, compose substitutes empty "
         "strings"
     )
+
+
+def test_a_report_re_checks_a_bounded_number_of_fixes_and_leaves_the_rest_unverified(tmp_path: Path) -> None:
+    # before: each fixable finding re-checked the whole launch (a Markdown page of 2,000 blocks: hours)
+    from argtrace.fixes.verify import MAX_RECHECKS
+
+    (tmp_path / "serve.sh").write_text("#!/bin/bash\n" + "vllm serve m\n  --port 8001\n" * 40)
+    out = run_cli(["check", "--no-resolve", "--format", "json", "serve.sh"], cwd=tmp_path)
+    verdicts = [f["fix_verified"] for f in json.loads(out.stdout)["findings"] if f["code"] == "SH004"]
+    assert verdicts == [True] * MAX_RECHECKS + [False] * (40 - MAX_RECHECKS)
