@@ -37,7 +37,8 @@ def test_a_quoted_flag_then_a_quoted_item_is_a_secret_value() -> None:
         == f'["--api-key", "{mask("Zq7ab12")}", "--port", "1"]'
     )
     assert secrets_in_text("['--host', 'h1', '--api-key',  \"pw9\"]") == {"pw9"}
-    # a bare name after the flag is a Python variable, not a value written there
+    # an item starting with `-` is the next flag; a bare name after the flag is a Python variable
+    assert redact_text("['--api-key', '--port', '1']") == "['--api-key', '--port', '1']"
     assert secrets_in_text("['--api-key', API_KEY]") == set()
     redactor = Redactor()
     redactor.learn_source(PY_IF)
