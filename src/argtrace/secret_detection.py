@@ -223,8 +223,13 @@ _BARE = r"[^\s,;'\"\[\]{}()<>]++"
 _NAMED_VALUE = _Lazy(
     r"(?P<lead>(?<![A-Za-z0-9_.\-])(?:(?P<q>['\"])(?P<qname>[A-Za-z_][A-Za-z0-9_.\-]*+)(?P=q)\s*+[:=]"
     r"\s*+|(?P<name>[A-Za-z_][A-Za-z0-9_.]*+)=|(?P<flag>--[A-Za-z][A-Za-z0-9\-]*+)(?:=|\s++(?!-))"
+    r"|(?P<lq>['\"])(?P<listed>--[A-Za-z][A-Za-z0-9\-]*+)(?P=lq)\s*+,\s*+(?=['\"](?!-))"
     r"|(?<!#)(?P<header>[A-Za-z][A-Za-z0-9]*+(?:-[A-Za-z0-9]++)++):[ \t]*+))"
 )
+# A quoted flag then a quoted item, as a command list writes them in Python, JSON or YAML's flow style
+# (``['--api-key', 'VALUE']``): a Python launcher's list grown under an ``if`` is not known as a whole, and
+# its words were shown from the source with no name before the value (the fuzzers of session 29). An item
+# starting with ``-`` is the next flag (argparse takes no such value), as for ``--flag VALUE``.
 # (Not after ``#``: a counter's label, SGLang's batch lines ``#new-token: 896, #cached-token: 0``
 # (scheduler_metrics_mixin.py), whose numbers were masked as a ``New-Token:`` header's value.)
 # A shell word made of several quoted and bare pieces (``'sk-'"abc"def``, ``"$PREFIX"tail``): the whole word
@@ -286,8 +291,8 @@ def _could_be_secret(value: str) -> bool:
 
 
 def _named_is_secret(m: re.Match[str]) -> bool:
-    if m["flag"]:
-        return is_secret_flag(m["flag"])
+    if m["flag"] or m["listed"]:
+        return is_secret_flag(m["flag"] or m["listed"])
     if m["header"]:  # ``Proxy-Authorization: Basic X`` is _AUTH_HEADER's: its value is X, not ``Basic``
         header = m["header"]
         return is_secret_name(header) and not header.upper().endswith("AUTHORIZATION")

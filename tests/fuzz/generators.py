@@ -750,6 +750,19 @@ def _reader_case(kind: str) -> Callable[[random.Random, str], Case]:
     return generate
 
 
+def _hole_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a kind of :mod:`tests.fuzz.hole_generators` (the readers of session 28 the others
+    do not reach: holed command strings, kubectl exec, compose strings and fragments, Markdown pages)."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import hole_generators
+
+        made: Case = getattr(hole_generators, f"{kind}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -762,6 +775,8 @@ GENERATORS = {
     "secrets": _secret_case,
     "readers": _reader_case("readers"),
     "launchers": _reader_case("launchers"),
+    "holes": _hole_case("holes"),
+    "pages": _hole_case("pages"),
 }
 KINDS = tuple(GENERATORS)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import cached_property
 
 from argtrace.model import EnvEdit, Finding, FixEdit, Report
 
@@ -25,12 +26,17 @@ class SourceFile:
     # relative to the server's directory (``label`` is then the path from here, as edits name it)
     named: str | None = None
 
+    @cached_property
+    def _split(self) -> tuple[str, ...]:
+        # split once: a fix is made per finding, and a page with 2,000 of them split its text as often
+        return tuple(self.text.splitlines(keepends=True))
+
     @property
     def lines(self) -> list[str]:
-        return self.text.splitlines(keepends=True)
+        return list(self._split)
 
     def line(self, number: int) -> str | None:
-        lines = self.lines
+        lines = self._split
         return lines[number - 1] if 1 <= number <= len(lines) else None
 
 

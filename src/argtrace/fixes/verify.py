@@ -28,6 +28,10 @@ from argtrace.model import EnvEdit, Finding, FixEdit, Report, UsageError
 from argtrace.overlay import overlay
 
 VERIFIED_SEVERITIES = ("error", "warning")
+# Bounds of the re-checks of one report: characters of launch files analysed again, and re-checks (each also
+# runs shellcheck). Past them a fix is not verified (fix_verified false, "not verified"), never a verdict.
+RECHECK_BUDGET = 512 * 1024
+MAX_RECHECKS = 32
 # Layers whose findings come from what a running server or its log showed: not re-read by a re-check.
 OBSERVED_LAYERS = ("log", "live")
 
@@ -43,6 +47,7 @@ class Rechecker:
     options: CheckOptions
     sources: Mapping[str, SourceFile]
     done: dict[tuple[FixEdit | EnvEdit, ...], Report | None] = field(default_factory=dict)
+    spent: int = 0  # characters of launch files re-checked so far (RECHECK_BUDGET)
 
     def predicted_options(self) -> CheckOptions:
         """The same options without the observed inputs (the log, the process, the server)."""
@@ -69,8 +74,14 @@ class Rechecker:
         key = tuple(sorted(set(edits), key=edit_key))
         if key in self.done:
             return self.done[key]
+        # each re-check analyses the whole launch again: past the budget a fix stays unverified (a Markdown
+        # page of 2,000 blocks had as many fixes, each a re-check of the page: hours, session 29's fuzzers)
+        cost = sum(len(source.text) for source in self.sources.values())
+        if self.spent + cost > RECHECK_BUDGET or len(self.done) >= MAX_RECHECKS:
+            return None
         texts = self.edited_text(key)
         report: Report | None = None
+        self.spent += cost if texts is not None else 0
         if texts is not None:
             options = self.predicted_options()
             changes = env_edits(key)

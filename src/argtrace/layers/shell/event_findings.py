@@ -18,9 +18,15 @@ from argtrace.layers.shell.server_hazards import runs_under_bash, show_word
 from argtrace.model import Evidence, Finding
 from argtrace.rules import shell as R
 
+# the last script split into lines (the message is asked once per finding: a page of 2,000 such lines split
+# its text 2,000 times, session 29's fuzzers)
+_SPLIT: list[tuple[bytes, list[bytes]]] = []
+
 
 def missing_backslash_message(data: bytes, line: int, word: str, words: str | None) -> str:
-    lines = data.split(b"\n")
+    if not _SPLIT or _SPLIT[0][0] is not data:
+        _SPLIT[:] = [(data, data.split(b"\n"))]
+    lines = _SPLIT[0][1]
     prev = lines[line - 2].rstrip(b"\r") if line >= 2 else b""
     if prev.lstrip().startswith(b"#"):
         why = (

@@ -395,6 +395,21 @@ def compose_gpus(svc: Any) -> int | None:
     return total if found else None
 
 
+# TP012 findings of one env file: one per unset name; the names past this share one finding
+MAX_UNSET_NAMES = 20
+_LOOKED_IN = (
+    "the environment argtrace was given, the .env file, the service's environment or the env file above it"
+)
+
+
+def _also_on(lines: list[int]) -> str:
+    """`` (also lines 7, 9)`` for a name unset on more lines than its first (`` and 3 more`` past four)."""
+    if len(lines) < 2:
+        return ""
+    more = f" and {len(lines) - 4} more" if len(lines) > 4 else ""
+    return f" (also line{'s' if len(lines) > 2 else ''} {', '.join(map(str, lines[1:4]))}{more})"
+
+
 def _compose_env_file_entries(
     label: str, node: Any, env: Mapping[str, str]
 ) -> list[tuple[str, bool, str, str]]:
@@ -468,20 +483,46 @@ def _compose_env_files(
                 )
             )
             continue
-        for name, line in dict.fromkeys(env_file.unset):
+        # one finding per unset name (at its first line, the others named), and past MAX_UNSET_NAMES names
+        # one for the rest: an env file of 50,000 `A=${B}` lines made as many findings, minutes to report
+        lines_of: dict[str, list[int]] = {}
+        for name, line in env_file.unset:
+            if line not in lines_of.setdefault(name, [])[-1:]:
+                lines_of[name].append(line)
+        names = list(lines_of)
+        for name in names[:MAX_UNSET_NAMES]:
+            lines = lines_of[name]
             # compose's own environment (the shell that runs it) comes first in an env_file's lookup
             # (compose-go WithServicesEnvironmentResolved): argtrace cannot see it, so the loss is assumed
             result.findings.append(
                 R.TP012.finding(
-                    f"${{{name}}} in {path} (env_file of service {service}) is not set in the environment "
-                    "argtrace was given, the .env file, the service's environment or the env file above it: "
-                    "if it is unset where `docker compose` runs too, compose substitutes an empty string",
-                    at=f"{path}:{line}",
-                    evidence=[Evidence("transport", f"{path}:{line}", name)],
+                    f"${{{name}}} in {path}{_also_on(lines)} (env_file of service {service}) is not set in "
+                    f"{_LOOKED_IN}: if it is unset where `docker compose` runs too, compose substitutes an "
+                    "empty string",
+                    at=f"{path}:{lines[0]}",
+                    evidence=[Evidence("transport", f"{path}:{n}", name) for n in lines[:3]],
                     severity="warning",
                     basis="assumed",
                     fix=f"set {name} where `docker compose` runs (or in .env next to the compose file; check "
                     f"with `--env {name}=...`), or give a default (`${{{name}:-VALUE}}`)",
+                )
+            )
+        if len(names) > MAX_UNSET_NAMES:
+            rest = names[MAX_UNSET_NAMES:]
+            shown = ", ".join(f"${{{n}}}" for n in rest[:5]) + (
+                f" and {len(rest) - 5} more" if len(rest) > 5 else ""
+            )
+            result.findings.append(
+                R.TP012.finding(
+                    f"{len(rest)} more variables in {path} (env_file of service {service}) are not set in "
+                    f"{_LOOKED_IN} ({shown}): if they are unset where `docker compose` runs too, compose "
+                    "substitutes empty strings",
+                    at=f"{path}:{lines_of[rest[0]][0]}",
+                    evidence=[Evidence("transport", f"{path}:{lines_of[n][0]}", n) for n in rest[:3]],
+                    severity="warning",
+                    basis="assumed",
+                    fix="set them where `docker compose` runs (or in .env next to the compose file), or give "
+                    "defaults (`${NAME:-VALUE}`)",
                 )
             )
         for name, value in env_file.values.items():

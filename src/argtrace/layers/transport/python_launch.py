@@ -74,6 +74,28 @@ _ENTRY = {"sglang": ["python3", "-m", "sglang.launch_server"], "vllm": ["vllm", 
 _TOKEN = re.compile(r"\x00(\d+)\x00")
 
 
+def _without_values(text: str) -> str:
+    """An expression's source with the string literals that may be values left out: kept are a flag
+    (``'--port'``) and a key or a call's first argument (``os.environ['PORT']``, ``getenv("PORT")``). A value
+    may be a secret (a list ``['--api-key', 'sk-...']`` grown under an ``if``), and a variable named after
+    it, cut at 40 characters, showed its head where no whole value is masked (the fuzzers of session 29)."""
+
+    def keep(m: re.Match[str]) -> str:
+        if re.match(r"\w{0,2}['\"]-", m[0]) or re.search(
+            r"[\w\])][\[(]\s*$", text[max(0, m.start() - 8) : m.start()]
+        ):
+            return m[0]
+        return "_"
+
+    return _STRING_LITERAL.sub(keep, text)
+
+
+# a Python string literal (a prefix, then single, double or triple quotes) in an expression's source text
+_STRING_LITERAL = re.compile(
+    r"""(?i:[rbuf]{0,2})(?:'{3}[\s\S]*?'{3}|"{3}[\s\S]*?"{3}|'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*")"""
+)
+
+
 @dataclass
 class PythonLaunch:
     """The shell text the calls amount to (each on its call's line), the variables standing for values
@@ -625,7 +647,7 @@ class _Reader:
         return shlex.quote(str(word))
 
     def _placeholder(self, unknown: Unknown) -> str:
-        base = re.sub(r"\W+", "_", unknown.text).strip("_")[:40] or "value"
+        base = re.sub(r"\W+", "_", _without_values(unknown.text)).strip("_")[:40] or "value"
         name = f"PY_{base}"
         why = f"{unknown.why} (the Python value `{unknown.text}`, {self.label}:{unknown.line})"
         if name in self.unknown and self.unknown[name] != why:
