@@ -298,6 +298,22 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # rule modules none of whose rules fire here: imported where a finding is made (cold26)
     "argtrace.rules.wrappers",
     "argtrace.rules.start_values",
+    # modules a check of the example never calls into, imported where first needed (cold29): the
+    # vanished-word findings, renamed variables, a container's GPUs, words of spaced flags, and the shell's
+    # text utilities, `case` patterns, holes, emulated outputs (with printf), sourced env lines and a
+    # child shell's environment; the raise-site index while its kept combinations are current
+    "argtrace.frameworks.vanished",
+    "argtrace.layers.renamed_env",
+    "argtrace.layers.container_gpus",
+    "argtrace.layers.parser.spaced_words",
+    "argtrace.layers.shell.textfilters",
+    "argtrace.layers.shell.pattern_views",
+    "argtrace.layers.shell.holes",
+    "argtrace.layers.shell.outputs",
+    "argtrace.layers.shell.printf_format",
+    "argtrace.layers.shell.envlines",
+    "argtrace.layers.shell.childenv",
+    "argtrace.resolver.raise_index",
 )
 
 

@@ -15,7 +15,6 @@ from argtrace.layers.shell import fastpaths as F
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.childenv import unknown_exports
 from argtrace.layers.shell.core import (
     _CLEAN_SPECIAL,
     _NO_SIDE_EFFECTS,
@@ -688,6 +687,7 @@ class Commands(FastPaths):
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
         --export``, which of them reach the child (``layers/slurm.py``)."""
+        from argtrace.layers.shell.childenv import unknown_exports
         from argtrace.layers.shell.invocation import shell_invocation
 
         texts = [w.text for w in argv]
