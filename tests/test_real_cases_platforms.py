@@ -42,7 +42,8 @@ CLASSES = {
     "ascend449_invalid_device_id_v1.txt": ("c", "c"),
     "xpu20743_free_memory_query.txt": ("d", "d"),
     "rocm12572_invalid_device_ordinal.txt": ("c", "c"),
-    "sglang39517_aiter_memory_fault.txt": ("c", "c"),
+    # why29: the ROCm runtime's memory fault is read as such, with another --attention-backend first
+    "sglang39517_aiter_memory_fault.txt": ("c", "a"),
 }
 CORRECT = [
     "ok_rocm21522_noset_hip.cmd",
@@ -68,7 +69,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str, str, str | None]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 1, 18, 1], [4, 1, 14, 1])
+    assert table_counts(CLASSES) == ([0, 1, 18, 1], [5, 1, 13, 1])
 
 
 def test_every_case_names_its_source() -> None:

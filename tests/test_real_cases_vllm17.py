@@ -24,7 +24,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 CLASSES = {
     "qwenomni302_enable_lora_omni.cmd": ("c", "c"),
     "qwenomni302_omni_lora.txt": ("b", "a"),
-    "vllm18059_mistral3_lora.txt": ("b", "b"),
+    "vllm18059_mistral3_lora.txt": ("b", "a"),
     "vllm15277_gguf_deepseek2.txt": ("d", "a"),
     "vllm42229_gguf_deepseek_v4.cmd": ("c", "c"),
     "vllm33229_gguf_minimax_docker.cmd": ("c", "c"),
@@ -74,7 +74,7 @@ shown = shown_codes
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([3, 4, 9, 1], [8, 1, 8, 0])
+    assert table_counts(CLASSES) == ([3, 4, 9, 1], [9, 0, 8, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -173,14 +173,15 @@ def test_qwenomni302_the_lora_switch_is_named() -> None:
     )
 
 
-def test_vllm18059_v1s_lora_check_names_no_flag() -> None:
-    """b: V1's LoRAModelRunnerMixin.load_lora_model checks the model class only; its caller's --enable-lora
-    is not in the site."""
+def test_vllm18059_v1s_lora_check_names_the_model_and_the_switch() -> None:
+    """b -> a (session 29, commands/why.py's interface reads): V1's LoRAModelRunnerMixin.load_lora_model
+    checks the model class only (``not supports_lora(model)``), which names the model and the switch that
+    makes ``lora_config``, as V0's GPUModelRunnerBase.load_model reads them."""
     first = why("vllm18059_mistral3_lora.txt")["matches"][0]
-    assert (first["function"], first["settings"], first["fix"]) == (
+    assert (first["function"], [s["flag"] for s in first["settings"]], first["fix"]) == (
         "LoRAModelRunnerMixin.load_lora_model",
-        [],
-        "make the condition false (not supports_lora(model))",
+        ["--model", "--enable-lora"],
+        "make the condition false (not supports_lora(model)): change --model, --enable-lora",
     )
 
 

@@ -14,7 +14,9 @@ two messages read); a finding no rule links stays a cause of its own. The links:
 ``restates``
     A shellcheck finding that says what an argtrace finding says, on the same line (``RESTATES``): SC2086
     at the very word SH007, SH026, PA029 or PA020 (a required flag a vanished ``$OPTS`` may carry)
-    explains, SC2087 on the line of the here-document TP007 explains, SC1017 (literal carriage return)
+    explains, SH018 (a word of the server not known statically) at the very word whose value PA013 names
+    by its flag ("the value of --host comes from $ip"), SC2087 on the line of the here-document TP007
+    explains, SC1017 (literal carriage return)
     and SC1101 (space after a backslash) beside SH002/SH003; and TP042 (the container's GPUs against the
     parallel sizes) beside PA036 (the GPUs a node gets against the same sizes, with the setting and the
     node count), which read one pod's ``nvidia.com/gpu`` limit at the same container; TP012 (compose left
@@ -139,6 +141,9 @@ RESTATES: Mapping[str, frozenset[str]] = {
     "SC1101": frozenset({"SH003"}),
     "TP042": frozenset({"PA036"}),
     "TP012": frozenset({"PA029"}),
+    # the shell's "argument N is not known statically" at the very word whose value the parser's PA013
+    # names by its flag ("the value of --host comes from $ip"): one unknown value, said once
+    "SH018": frozenset({"PA013"}),
 }
 # Codes whose finding says the shell split a command, and what each splits (see ``_split_lines``).
 BROKEN_COMMAND = ("SH002", "SH003", "SH004")
@@ -276,8 +281,9 @@ def _restates(links: _Links) -> None:
                 spots = [_path_line(e.at) for e in other.evidence[:1]]
             if other.code == "SH002":  # the whole file
                 spots = [(p[0], where[1]) for p in spots if p is not None]
-            if other.code == "PA020" and other.at != finding.at:
-                continue  # only the PA020 placed at the vanished `$OPTS` itself, not at the command's start
+            if other.code in ("PA020", "PA013") and other.at != finding.at:
+                continue  # only the PA020 placed at the vanished `$OPTS` itself, not at the command's start;
+                # only the PA013 at the unknown word itself
             if where in spots:
                 links.link(i, j)
                 break

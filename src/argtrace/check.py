@@ -710,6 +710,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
 
     memory = next((r.sections["memory"] for r in results if "memory" in r.sections), None)
     results.append(startup_rules(report, model_config, memory))
+    from argtrace.layers.mamba_dtype import mamba_dtype  # RS073: activations unlike the Mamba conv state
+
+    results.append(mamba_dtype(report, model_config))
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))
@@ -738,6 +741,15 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
 
     results.append(moe_all2all(report))
+    from argtrace.layers.mamba_slots import mamba_slots  # RS074: a Mamba pool capping the running requests
+
+    results.append(mamba_slots(report))
+    from argtrace.layers.mamba_cache import mamba_cache  # RS075/RS076: a Mamba cache mode dropped or refused
+
+    results.append(mamba_cache(report))
+    from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size the drafter never reads
+
+    results.append(spec_draft_tp(report))
     return results
 
 

@@ -231,6 +231,18 @@ class Report:
                 return s
         return None
 
+    def effective_int(self, name: str) -> int | None:
+        """The setting's effective value as an integer; None when it is not known, not set, a boolean or
+        not an integer's text."""
+        setting = self.setting(name)
+        value = setting.effective if setting is not None else None
+        if isinstance(value, bool) or value is None:
+            return None
+        try:
+            return int(str(value))
+        except ValueError:
+            return None
+
 
 class UsageError(Exception):
     """Bad usage or unreadable input: nothing could be analysed (exit status 2)."""

@@ -9,9 +9,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:
+    from typing import Any
+
 PACKAGE_DIR = Path(__file__).resolve().parent  # .../argtrace
 
 
 def package_file(relative: str) -> Path:
     """The bundled file at ``relative`` (``data/x.json``, ``frameworks/data/y.json``) in the package."""
     return PACKAGE_DIR / relative
+
+
+def bundled_json(relative: str) -> Any:
+    """The parsed JSON of the bundled file at ``relative``: argtrace's own data, written by its generator
+    scripts, so plain ``json.loads`` (no depth bound: tests/security/test_json_depth.py)."""
+    import json
+
+    return json.loads(package_file(relative).read_text(encoding="utf-8"))

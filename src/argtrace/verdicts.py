@@ -56,7 +56,9 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # explicit CUDA graph capture maximum against the release's grid (RS069) or a value against a configuration
 # field's bound (RS070), or an NGRAM trie's capacity against its depth (RS066), or the parallel sizes
 # against the nodes they are placed on (RS067, RS071), or an all-to-all backend against the parallel layout
-# and the release's removed backends (RS068, RS072), and never read the GPU: an
+# and the release's removed backends (RS068, RS072), or the serving dtype against the Mamba conv state's
+# (RS073) or the Mamba state pool against the running requests (RS074), or a Mamba cache mode against prefix
+# caching and the settings its checks need (RS075, RS076), and never read the GPU: an
 # assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
@@ -84,6 +86,10 @@ GPU_FREE = frozenset(
         "RS070",
         "RS071",
         "RS072",
+        "RS073",
+        "RS074",
+        "RS075",
+        "RS076",
     }
 )
 

@@ -28,32 +28,20 @@ DEEP = "[" * 20_000 + "]" * 20_000
 # frameworks/site_packages.py, which imports nothing of argtrace but the host seam).
 # A new call on text a user, a launch or a server supplies uses ``safe_json.loads`` instead.
 OWN_DATA = {
+    # package_data.bundled_json: every bundled data file read by its path in the package
+    "package_data.py": 1,
     "commands/why_call.py": 1,  # frameworks/data/vllm_frontend_options.json
-    "frameworks/dynamo.py": 1,
     "frameworks/entrypoints.py": 1,
-    "frameworks/env_aliases.py": 1,  # frameworks/data/env_prefix_aliases.json
     "frameworks/feature_pairs.py": 1,
     "frameworks/flag_replacements.py": 2,  # frameworks/data/flag_replacements.json, vllm_forwarded_flags.json
-    "frameworks/vllm_aiter.py": 1,  # frameworks/data/vllm_aiter_switches.json
-    "layers/moe_all2all.py": 1,  # frameworks/data/vllm_all2all.json
-    "layers/transport/kube_exec.py": 1,  # data/kubectl_exec_options.json
-    "frameworks/kserve_hf.py": 1,
-    "frameworks/trl_vllm_serve.py": 1,
     "frameworks/model_caps.py": 1,  # frameworks/data/model_caps/<framework>.json.gz
     "frameworks/model_refs.py": 1,  # frameworks/data/model_refs.json
     "frameworks/plugins.py": 1,
-    "frameworks/ray_llm.py": 1,  # data/ray_serve_llm.json
     "frameworks/release_index.py": 1,
-    "frameworks/detect.py": 1,  # data/hf_jobs_run_options.json (scripts/gen_hf_jobs_options.py)
-    "frameworks/router_launch.py": 1,
     "frameworks/schema.py": 2,
     "frameworks/schema_store.py": 7,
     "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
-    "frameworks/sglang_router.py": 1,
-    "frameworks/vllm_capture_grid.py": 1,  # frameworks/data/vllm_capture_grid.json
-    "frameworks/vllm_config_fields.py": 1,  # frameworks/data/vllm_config_fields.json
-    "frameworks/vllm_field_bounds.py": 1,  # frameworks/data/vllm_field_bounds.json
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
@@ -63,11 +51,7 @@ OWN_DATA = {
     "layers/start_overrides.py": 1,  # frameworks/data/sglang_overrides.json (generated, RS055)
     "commands/why_modeltype.py": 1,  # data/transformers_model_types.json (generated, why22)
     "frameworks/vllm_demo.py": 1,
-    "frameworks/wrappers.py": 1,
     "gpus.py": 1,
-    "layers/device_env.py": 1,  # data/device_variables.json
-    "layers/disaggregation.py": 1,
-    "layers/dp_mode.py": 1,  # frameworks/data/vllm_dp_launch.json (generated, PA054)
     "layers/live.py": 1,
     "layers/log/lines.py": 1,  # a docker json-file record's string literal (cannot nest; runs on nodes)
     "layers/log/signatures.py": 1,
@@ -77,12 +61,7 @@ OWN_DATA = {
     "layers/memory/vllm_probe.py": 2,
     "layers/resolution.py": 1,
     "layers/shell/shellcheck.py": 1,
-    "layers/shell/wrapenv.py": 1,
-    "layers/transport/docker_cli.py": 2,
     "layers/transport/images.py": 1,
-    "layers/transport/python_fields.py": 1,  # data/python_launch.json
-    "layers/transport/rayserve.py": 1,  # data/ray_serve_llm.json
-    "layers/transport/server_images.py": 1,
     "layers/transport/skypilot.py": 1,
     "layers/transport/systemd_syntax.py": 1,
     "mcp_server.py": 1,

@@ -29,7 +29,9 @@ SERVER = ["python3", "-m", "sglang.launch_server", "--model-path", "m", "--port"
         # the old form without `--` is refused by current kubectl: not read
         (["kubectl", "exec", "p", *SERVER], None),
         (["kubectl", "logs", "p", "--", "x"], None),
-        (["kubectl", "exec", None, "--", *SERVER], None),
+        # the pod is not known here, the command after the script's own `--` is
+        (["kubectl", "exec", None, "--", *SERVER], KubeExec(None, None, None, tuple(SERVER), 4)),
+        (["kubectl", "exec", "-n", None, "p", "--", *SERVER], KubeExec("p", None, None, tuple(SERVER), 6)),
     ],
 )
 def test_parse(words: list[str | None], expected: KubeExec | None) -> None:

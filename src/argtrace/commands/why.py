@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import argparse
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
@@ -28,6 +28,7 @@ from argtrace.commands.why_fixes import (
     replacement_fix,
     request_fields,
     request_length_note,
+    weight_name_fix,
 )
 from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_release import framework_of_text, preferred_release
@@ -42,6 +43,24 @@ NAME = "why"
 HELP = "explain a framework error message: the raise site, its condition, the settings it reads, the fix"
 MAX_GROUPS = 8
 RELATIVE = 0.5  # a group is shown when its specificity is at least this share of the best one's
+
+
+# vLLM's interface checks on a model's class (vllm/model_executor/models/interfaces.py: supports_lora,
+# supports_pp, supports_multimodal, ...): ``not supports_lora(model)`` in V1's LoRAModelRunnerMixin.
+# load_lora_model reads nothing a flag sets, yet the class is the model's (--model) and the check runs only
+# for the feature whose configuration object the predicate names (``lora_config``, made by --enable-lora):
+# the reads that name both, as V0's GPUModelRunnerBase.load_model reads them (vllm#41899)
+# (a module function called on the model, not a backend's own ``cls.supports_sink()``)
+_INTERFACE = re.compile(r"(?<![\w.])supports_([a-z]+)\((?:self\.)?model\b")
+
+
+def _interface_reads(conditions: Iterable[str], reads: Iterable[str]) -> list[str]:
+    seen = set(reads)
+    out: list[str] = []
+    for condition in conditions:
+        for feature in _INTERFACE.findall(condition):
+            out += ["self.model", f"self.{feature}_config"]
+    return [r for r in dict.fromkeys(out) if r not in seen]
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -153,7 +172,7 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"the condition {cond} is the GPU's or platform's: no launch setting changes it; make an "
             f"enclosing one false: {'; '.join(outer)}{change}"
         )
-    if cond and _on_environment(cond):
+    if cond and _on_environment(cond, str(group["message"])):
         # llmflux#50: "FlashInfer is not available ..." under not (is_flashinfer_available): what is
         # installed decides it, not a launch setting
         enclosing = f"; or make an enclosing one false: {'; '.join(outer)}" if outer else ""
@@ -244,6 +263,8 @@ def group_matches(
         reads = list(site.reads)
         if site.framework == "sglang":  # a helper's reads (attn_dp_enabled_of(view): --attn-dp-size)
             reads += helper_reads(newest, site.conditions, reads)
+        if site.framework == "vllm":  # a model class's interface check (supports_lora(model))
+            reads += _interface_reads(site.conditions, reads)
         group["settings"] = (
             settings_of(site.framework, newest, reads, site.template, text, site.function)
             if not is_library(site.framework)
@@ -279,6 +300,7 @@ def group_matches(
                 or refused_json_fix(group, text, release)
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
+                or weight_name_fix(group, text)
                 or _avoid(group)
             )
     _mark_vendored(out)
@@ -325,10 +347,18 @@ _TO_LOG = re.compile(
 _ENVIRONMENT = re.compile(r"\b(?!is_port_)is_\w+_available\b|\bHAS_[A-Z0-9_]+\b|\b\w*_AVAILABLE\b")
 
 
-def _on_environment(condition: str) -> bool:
+def _on_environment(condition: str, message: str = "") -> bool:
     """A condition only on what is installed (``not (is_flashinfer_available)``), reading no server
-    object or configuration."""
+    object or configuration; or a bare name tested against None under a message that says something "is
+    not available" or "not installed" (vLLM's NixlConnector: "NIXL is not available" under
+    ``nixl_wrapper_cls is None``, the class its module imports from nixl or sets to None: vllm#32222,
+    intel-xpu-backend-for-triton#7419)."""
+    if re.fullmatch(r"[A-Za-z_]\w* is None", condition.strip()) and _UNAVAILABLE.search(message):
+        return True
     return bool(_ENVIRONMENT.search(condition)) and not re.search(r"\bself\.|config|args\b", condition)
+
+
+_UNAVAILABLE = re.compile(r"\b(?:is|are) not (?:available|installed)\b", re.I)
 
 
 def _prints_caught(template: str) -> bool:
@@ -702,7 +732,7 @@ def explain(
         **assessed,
         **({"shell": shell} if shell else {}),
         **({"call": call} if call else {}),
-        **({"attribute": attribute} if attribute else {}),
+        **({"attribute": attribute} if attribute and not attribute.get("aftermath") else {}),
         **({"validation": validation} if validation else {}),
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),

@@ -10,6 +10,12 @@ range that registers one is the way out (install it); none registering it in any
 checkpoint names a class neither framework has: a draft or export in another format (vllm#24967's original
 EAGLE checkpoint's ``EagleQwen2ForCausalLM``), or a build newer than the bundled releases or not built in full
 (spark-vllm-docker#364's ``DFlash2DraftModel``, a build step skipped).
+
+The Transformers fallback's refusal ("X has no SGlang implementation and the Transformers implementation is
+not compatible with SGLang.", ``resolve_transformers_arch`` in SGLang and vLLM) is reached the same way: no
+class of the release's registry takes X, and the fallback cannot either. Its fix is the same look-up
+(sglang PR#6058's comment: XLMRobertaForSequenceClassification on the 0.4.7 image; the tables register it
+from 0.4.7.post1).
 """
 
 from __future__ import annotations
@@ -19,6 +25,12 @@ from collections.abc import Sequence
 from typing import Any
 
 _ARCHS = re.compile(r"Model architectures \[(?P<names>[^\]]{1,2000})\]")
+# the Transformers fallback's refusal (SGLang's and vLLM's ``resolve_transformers_arch``): reached only when
+# no
+# class of the release's registry takes the architecture, so the releases registering it are a way out too
+_NO_IMPL = re.compile(
+    r"\b(?P<arch>[A-Za-z_]\w{0,200}) has no (?:SGlang|SGLang|vLLM) implementation and the Transformers"
+)
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}
 
 
@@ -79,9 +91,15 @@ def add_arch_cause(groups: list[dict[str, Any]], text: str, version: str | None 
     first = groups[0]
     framework = str(first.get("framework") or "")
     m = _ARCHS.search(text)
-    if framework not in _NAME or m is None or not _refusal_of(framework, first):
+    if framework not in _NAME:
         return
-    archs = list(dict.fromkeys(re.findall(r"['\"]([A-Za-z_]\w*)['\"]", m.group("names"))))
+    if m is not None and _refusal_of(framework, first):
+        archs = list(dict.fromkeys(re.findall(r"['\"]([A-Za-z_]\w*)['\"]", m.group("names"))))
+    else:
+        fallback = _NO_IMPL.search(text)
+        if fallback is None or not str(first.get("message") or "").startswith("{arch} has no "):
+            return
+        archs = [fallback.group("arch")]
     every = releases(framework)
     if not archs or not every:
         return

@@ -203,10 +203,15 @@ def _place(cls: str, attr: str, framework: str | None) -> dict[str, Any]:
 def attribute_error(
     text: str, framework: str | None = None, version: str | None = None
 ) -> dict[str, Any] | None:
-    """The class, the attribute and what Python's AttributeError in the text means; None without one."""
+    """The class, the attribute and what Python's AttributeError in the text means; None without one. The
+    aftermath of an earlier error (raised while tearing down: :func:`in_teardown_after_error`) is marked
+    ``aftermath``: its class still keeps Python's own words from matching other classes' sites."""
     m = ATTRIBUTE_FORM.search(text)
     if m is None:
         return None
+    if in_teardown_after_error(text, m.start()):
+        cls = m.group("cls") or m.group("bare")
+        return {"class": cls, "attribute": m.group("attr"), "evidence": m.group(0), "aftermath": True}
     cls, attr = m.group("cls") or m.group("bare"), m.group("attr")
     found: dict[str, Any] = {"class": cls, "attribute": attr, "evidence": m.group(0)}
     if cls in ARGUMENT_OBJECTS:
@@ -288,6 +293,21 @@ def attribute_error(
             "fix": f"if the running vLLM is older than {first}: {upgrade}; else {fix}",
             "basis": "assumed",
         }
+    if frame is not None and frame[0] in ("sglang", "vllm") and _model_code_reads_config(cls, frame[1]):
+        # vllm#45039: gemma4_unified.py reads vision_config.num_soft_tokens, which the QAT export of
+        # gemma-4-12B-it dropped from its config.json (vllm PR#45070 then fell back to 280)
+        return {
+            **found,
+            "meaning": f"Python's own AttributeError: the {cls} object has no attribute {attr!r}; {cls} is "
+            f"the model's configuration as read from its config.json (or one of its sub-configs), and the "
+            f"release's model code ({frame[1]}) reads {attr!r} from it: this checkpoint's config.json does "
+            "not have that key (an export of the model without it), or the transformers release that parsed "
+            "it does not fill it",
+            "fix": f"a checkpoint whose config.json has {attr!r} (the model maker's own export), a server "
+            "release that does not require it, or the key added at launch with the value the model maker's "
+            "config gives (vLLM: --hf-overrides, SGLang: --json-model-override-args)",
+            "basis": "assumed",
+        }
     if frame is not None:
         package, where = frame
         if package in ("sglang", "vllm"):
@@ -319,6 +339,15 @@ def attribute_error(
         "fix": fix,
         "basis": "assumed",
     }
+
+
+def _model_code_reads_config(cls: str, where: str) -> bool:
+    """A configuration class of a model (``Gemma4UnifiedVisionConfig``; not the frameworks' own
+    ``ModelConfig``, ``VllmConfig``) read in the server's model code (``.../models/*.py``)."""
+    own = cls in ("ModelConfig", "VllmConfig", "PretrainedConfig", "PreTrainedConfig")
+    return (
+        bool(re.fullmatch(r"[A-Z]\w*Config", cls)) and not own and bool(re.search(r"/models/\w+\.py", where))
+    )
 
 
 _TRACE_FRAME = re.compile(r'File "([^"\n]+?\.py)", line (\d+), in ([\w.<>]+)')
@@ -396,7 +425,7 @@ def _model_family(cls: str, version: str | None) -> tuple[str, str, bool] | None
 def origin_of_attribute(text: str) -> dict[str, str] | None:
     """``why``'s ``origin`` entry for Python's AttributeError: the interpreter, by its wording."""
     m = ATTRIBUTE_FORM.search(text)
-    if m is None:
+    if m is None or in_teardown_after_error(text, m.start()):
         return None
     return {
         "origin": f"Python's interpreter: code read the attribute {m.group('attr')}, which the "
@@ -405,6 +434,22 @@ def origin_of_attribute(text: str) -> dict[str, str] | None:
         "evidence": m.group(0),
         "source": "CPython's AttributeError message (Objects/object.c, PyObject_GenericGetAttr)",
     }
+
+
+# the functions a process runs while it goes down after an error: an object the error left half-built lacks
+# what they read (vllm#32222: the NixlConnector's shutdown after "NIXL is not available" in its __init__)
+_TEARDOWN = re.compile(r"(?:\w+\.)*(?:shutdown|close|cleanup|_cleanup|__del__|__exit__|destroy)\w*")
+_EXCEPTION_LINE = re.compile(r"\b[A-Z]\w*(?:Error|Exception): \S")
+
+
+def in_teardown_after_error(text: str, at: int) -> bool:
+    """Whether the AttributeError at ``at`` was raised in a teardown function (its innermost frame's:
+    ``shutdown``, ``close``, ``__del__``...) after another exception line earlier in the text: the aftermath
+    of that first error, not its cause."""
+    frames = _TRACE_FRAME.findall(text[:at])
+    if not frames or not _TEARDOWN.fullmatch(frames[-1][2]):
+        return False
+    return any(e.start() < at for e in _EXCEPTION_LINE.finditer(text) if "AttributeError" not in e.group(0))
 
 
 def _literal_words(message: str) -> set[str]:

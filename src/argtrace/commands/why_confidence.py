@@ -34,7 +34,7 @@ class Wording:
     source: str
 
 
-FOREIGN_WORDINGS = (
+FOREIGN_WORDINGS: tuple[Wording, ...] = (
     Wording(
         "the container runtime (Docker/runc): the image's entrypoint or command is not on its PATH",
         r"executable file not found in \$PATH",
@@ -61,6 +61,17 @@ FOREIGN_WORDINGS = (
         " model's config)",
         r"GGUF model with architecture \S+ is not supported yet",
         "https://github.com/vllm-project/vllm/issues/15277",
+    ),
+    Wording(
+        # verl#5113, #5087, #4202: verl's rollout imports names of vLLM's modules that the installed vLLM
+        # release does not define (MaxLoRARanks, ExecuteModelRequest, process_weights_after_loading); the
+        # module imported, so the package is there: the two packages' releases do not fit together. Not a
+        # circular import ("from partially initialized module") nor a broken package ("(unknown location)")
+        "Python's import system: the module is installed but lacks the name: the code importing it was "
+        "written for another release of the module's package (install releases that fit together: the one "
+        "the importer's requirements name, or an importer made for the installed one); no server setting",
+        r"\bcannot import name '?[\w.]+'? from (?!partially|[^\n]*\(unknown location\))",
+        "https://github.com/verl-project/verl/issues/5113",
     ),
     Wording(
         "Python's import system: the installed package is broken or missing",
@@ -332,7 +343,100 @@ FOREIGN_WORDINGS = (
     ),
 )
 
+# other programs' messages about the environment a server runs in, ahead of the ones above: the first wording
+# that matches names the origin, and these name the cause where the others name the frame it surfaced in
+# (vllm#44548's getpwuid KeyError inside torch/_inductor/ is the container's user, not the compiler)
+_ENVIRONMENT_WORDINGS = (
+    Wording(
+        # the ROCm runtime's (HSA's) report of a GPU page fault, ROCm's counterpart of CUDA's illegal memory
+        # access: ROCm/aiter#2187 (vLLM's AITER FP8 MoE on MI350X; VLLM_ROCM_USE_AITER_MOE=0 avoids it),
+        # iree-org/wave#466 (SGLang's wave attention backend), sglang#39517 (the aiter attention backend's
+        # paged prefill; --attention-backend triton works); the variables are vLLM 0.33.0's envs.py and
+        # SGLang 0.5.23's
+        "the ROCm runtime (HSA): a GPU kernel the engine ran faulted on memory (ROCm's illegal memory "
+        "access), not a setting's check: run without it: another --attention-backend, or AITER off (vLLM: "
+        "VLLM_ROCM_USE_AITER=0, or one op: VLLM_ROCM_USE_AITER_MOE=0, VLLM_ROCM_USE_AITER_MHA=0; SGLang: "
+        "SGLANG_USE_AITER=0), --enforce-eager or --disable-cuda-graph when it faults in graph capture; and "
+        "report it to the kernel's project",
+        r"Memory access fault by GPU node-\d+|HSA_STATUS_ERROR_MEMORY_FAULT",
+        "https://github.com/ROCm/aiter/issues/2187",
+    ),
+    Wording(
+        # vllm#49804 (vLLM 0.26.0: flashinfer-cubin 0.6.13 beside flashinfer 0.6.14); sglang PR#23100 (the
+        # same check for flashinfer-jit-cache, which the server sets FLASHINFER_DISABLE_VERSION_CHECK for)
+        "FlashInfer's version check: the flashinfer-cubin or flashinfer-jit-cache package installed is of "
+        "another release than flashinfer-python; install the same version of both (the check can be skipped "
+        "with FLASHINFER_DISABLE_VERSION_CHECK=1, as the message says); no server setting",
+        r"flashinfer-(?:cubin|jit-cache) version \([^)]*\) does not match flashinfer version",
+        "https://github.com/vllm-project/vllm/issues/49804",
+    ),
+    Wording(
+        # pip's dependency resolver after an install: ktransformers#1951 (sglang-kt 0.6.1's first wheel
+        # pinned torch 2.9.1, kt-kernel 0.6.1 needs torch>=2.10; fixed by a republished wheel)
+        "pip's dependency resolver: an installed package requires another release of a dependency than the "
+        "one installed (a set of packages whose releases do not fit together: install the releases the "
+        "requirement names, or a release of the requiring package made for the installed one); no server "
+        "setting",
+        r"\S+ [\w.+!-]+ requires [^\n]+?, but you have \S+ [\w.+!-]+ which is incompatible",
+        "https://github.com/kvcache-ai/ktransformers/issues/1951",
+    ),
+    Wording(
+        # vllm#44548: the vllm-openai image on OpenShift, which runs the pod as a random UID with no
+        # /etc/passwd entry; torch's Inductor calls getpass.getuser() at import (torch 2.11+); llm-d sets
+        # USER in its manifests for it (llm-d-benchmark PR#1573)
+        "Python's pwd module (getpass.getuser()): the process runs as a user ID with no /etc/passwd entry (a "
+        "container given an arbitrary UID: OpenShift's restricted SCC, a runAsUser), and torch's Inductor "
+        "asks for the user name when it is imported: set USER (and HOME) in the container's environment; no "
+        "server flag",
+        r"getpwuid\(\): uid not found",
+        "https://github.com/vllm-project/vllm/issues/44548",
+    ),
+    Wording(
+        # Ascend/sglang#81: SGLang main of 2026-03-09 on A3, dots.ocr; passed on a later build
+        "torch_npu (Ascend CANN): an aclnn operator failed on the NPU, inside the operator or the server's "
+        "call to it, not a check of a setting: a server, torch_npu or CANN build with the fix (retest on a "
+        "newer image), and the operator's name for the report",
+        r"NPU function error: call aclnn\w+ failed, error code is \d+",
+        "https://github.com/Ascend/sglang/issues/81",
+    ),
+    Wording(
+        # apache/beam PR#36966: a Dynamo vLLM worker started with no etcd at the default endpoint (Dynamo's
+        # deploy/docker-compose.yml starts etcd and NATS; ETCD_ENDPOINTS, ai-dynamo/dynamo PR#4848)
+        "NVIDIA Dynamo's runtime: it registers the worker in etcd and no etcd server answers at that "
+        "address: start etcd (Dynamo's deploy/docker-compose.yml) or set ETCD_ENDPOINTS to one; not a vLLM "
+        "or SGLang flag",
+        r"Unable to create lease\. Check etcd server status at \S+",
+        "https://github.com/apache/beam/pull/36966",
+    ),
+    Wording(
+        # bytedance-iaas/sglang PR#566 (sgl-project/sglang#27654): transformers 5.6.0's hub_kernels
+        # integration builds kernels' LayerRepository without a revision, which kernels 0.15.2 refuses, before
+        # SGLang serves
+        "the kernels package (Hugging Face kernels, imported by transformers' hub_kernels integration at "
+        "start-up): its 0.15 releases refuse the call transformers 5.6 makes; install kernels<0.15 (0.14.1) "
+        "or a transformers release made for the installed kernels; no server setting",
+        r"Either a revision or a version must be specified",
+        "https://github.com/bytedance-iaas/sglang/pull/566",
+    ),
+    Wording(
+        # instructlab#3466: `ilab model serve` hides vLLM's own output unless asked for it
+        "InstructLab (ilab model serve): its own message, vLLM's output with the cause is hidden: serve "
+        "again with --enable-serving-output and read vLLM's error (argtrace why on it)",
+        r"vLLM failed to start\.\s+Retry with --enable-serving-output",
+        "https://github.com/instructlab/instructlab/issues/3466",
+    ),
+)
+FOREIGN_WORDINGS = (*_ENVIRONMENT_WORDINGS, *FOREIGN_WORDINGS)
+
 _OWN = ("sglang", "vllm")
+# kernel libraries a server uses by a switch: an error inside one is the library's, and running without it is
+# the way round it (the variables read from vLLM 0.33.0's envs.py and SGLang 0.5.23's sources); laifs#8:
+# AITER's FMHA v3 on an MI250X (gfx90a)
+_KERNEL_PACKAGES = {
+    "aiter": "aiter (AMD's AITER kernels, used on ROCm when AITER is on): an error inside its kernel (its "
+    "inputs, or a GPU it lacks a kernel for), not a setting's check: run without AITER (vLLM: "
+    "VLLM_ROCM_USE_AITER=0 or the op's VLLM_ROCM_USE_AITER_* variable; SGLang: SGLANG_USE_AITER=0)",
+}
 _FRAME = r'File "[^"]*[/\\](?:site|dist)-packages[/\\]([A-Za-z_]\w*)'
 # at most 16 dotted parts, each read once: with `+` a pasted 110 KB `a.ba.b...` was read to its end from every
 # part, over 25 s (probe of session 13); real module paths have fewer than 10 parts
@@ -367,7 +471,8 @@ def origin_of(text: str) -> dict[str, str] | None:
             }
     frames = re.findall(_FRAME, text)
     if frames and frames[-1] not in _OWN:
-        return {"origin": frames[-1], "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
+        said = _KERNEL_PACKAGES.get(frames[-1], frames[-1])
+        return {"origin": said, "basis": "frames", "evidence": f"innermost frame in {frames[-1]}/"}
     from argtrace.commands.why_attribute import origin_of_attribute
 
     attribute = origin_of_attribute(text)  # Python's AttributeError: the interpreter's words (why_attribute)
@@ -389,7 +494,7 @@ def origin_of(text: str) -> dict[str, str] | None:
     checkout = checkout_package(text)  # after Python's own words: they say more than whose code it was
     if checkout is not None:
         return {
-            "origin": checkout,
+            "origin": _KERNEL_PACKAGES.get(checkout, checkout),
             "basis": "frames",
             "evidence": f"innermost frame in a checkout of {checkout}/",
         }
@@ -514,6 +619,14 @@ def assess(text: str, first: Mapping[str, Any] | None) -> dict[str, Any]:
         # sglang#14107's re TypeError "expected string or bytes-like object, got 'dict'" against SGLang's
         # dumper "{key}: expected {field_type}, got {value}" (11 characters): its words are the value's
         signs.append(f"a placeholder of the site holds {prose!r}, words of a message rather than a value")
+    codes = code_names_only(text, first)
+    if codes:
+        # ROCm/aiter#2187's fused-MoE log line "(..., 'torch.bfloat16', 'torch.float8_e4m3fn', ...)" against
+        # vLLM's "{name} must be one of torch.bfloat16 / torch.float8_e4m3fn, got {dtype}" (30 characters)
+        signs.append(
+            f"the site's words the text holds are code names ({', '.join(codes)}), which any printout of "
+            "those values holds"
+        )
     head = head_missing(text, first)
     if head:
         signs.append(f"the site's message opens with {head!r}, which the text does not hold")
@@ -629,6 +742,22 @@ def head_missing(text: str, site: Mapping[str, Any]) -> str | None:
 
 
 _PLACEHOLDER = re.compile(r"\{[^{}]*\}|%[-#0 +]*\d*(?:\.\d+)?[sdrifx]")
+
+
+def code_names_only(text: str, site: Mapping[str, Any]) -> list[str] | None:
+    """The words of a partially matched site's message the text holds, when every one of them (of three
+    characters or more) is a dotted code name (``torch.bfloat16``): a printout of values holds such names
+    whatever printed it, so they say nothing of which message the text is. None for a full match, or when
+    the text holds a plain word of the message too."""
+    if site.get("how") != "partial":
+        return None
+    literal = _PLACEHOLDER.sub(" ", str(site.get("message") or ""))
+    held = [
+        w
+        for w in dict.fromkeys(re.findall(r"[A-Za-z_][\w.]*\w", literal))
+        if len(w) >= 3 and re.search(rf"(?<![\w.]){re.escape(w)}(?![\w.])", text)
+    ]
+    return held if held and all("." in w for w in held) else None
 
 
 def words_after(text: str, site: Mapping[str, Any]) -> tuple[str, str] | None:

@@ -419,3 +419,23 @@ def request_length_note(message: str) -> str:
         "; it is one request's check, not the launch's: the server runs, and this request's prompt plus its "
         "max_tokens do not fit the context length: send a shorter prompt or a lower max_tokens"
     )
+
+
+_NO_PARAMETER = re.compile(r"no module or parameter named", re.I)
+_NAMED_IN = re.compile(r"named ['\"](?P<name>[\w.]+)['\"] in (?P<cls>[A-Z]\w*)")
+
+
+def weight_name_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """The fix for a weight loader's refusal of a checkpoint tensor's name (vLLM's AutoWeightsLoader: "There
+    is no module or parameter named 'layers' in Qwen2_5_VLForEmbedding", vllm#13373): the checkpoint's
+    weights were saved for another model class than the one its config names. None for other messages."""
+    if not _NO_PARAMETER.search(str(group["message"])):
+        return None
+    m = _NAMED_IN.search(text)
+    named = f"{m.group('name')!r} in {m.group('cls')}" if m else "the name the text gives"
+    return (
+        f"the checkpoint's tensor names do not fit the model class the server built ({named}): the config's "
+        "architectures names a class these weights were not saved for (a fine-tune saved under another "
+        "class), or the checkpoint was made for another release or library; name the class the weights fit "
+        "(config.json's architectures, or vLLM's --hf-overrides) and serve it for the task it is for"
+    )

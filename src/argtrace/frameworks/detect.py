@@ -243,15 +243,12 @@ def _nsys_command(argv: Sequence[str], i: int, env: list[tuple[int, str, str]]) 
 def _hf_jobs_table() -> dict[str, list[str]]:
     """``data/hf_jobs_run_options.json`` (scripts/gen_hf_jobs_options.py, from huggingface_hub's CLI)."""
     import functools
-    import json
 
     @functools.cache
     def load() -> dict[str, list[str]]:
-        from argtrace.package_data import package_file
+        from argtrace.package_data import bundled_json
 
-        data: dict[str, list[str]] = json.loads(
-            package_file("data/hf_jobs_run_options.json").read_text(encoding="utf-8")
-        )
+        data: dict[str, list[str]] = bundled_json("data/hf_jobs_run_options.json")
         return data
 
     return load()

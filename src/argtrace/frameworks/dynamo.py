@@ -26,14 +26,13 @@ and an option only older releases take stays Dynamo's with an assumed PA001.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 if TYPE_CHECKING:
     from argtrace.frameworks.argv import ArgToken, PreparedArgv
@@ -74,9 +73,7 @@ def _options(raw: dict[str, object]) -> _Parser:
 
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, object]:
-    data: dict[str, object] = json.loads(
-        package_file("frameworks/data/dynamo_options.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, object] = bundled_json("frameworks/data/dynamo_options.json")
     return data
 
 

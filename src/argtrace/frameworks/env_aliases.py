@@ -9,12 +9,11 @@ SGLang 0.5.3.post3 and later copy every ``SGL_*`` variable of the process to ``S
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 
 @dataclass(frozen=True)
@@ -40,9 +39,7 @@ class PrefixAlias:
 
 @lru_cache(maxsize=1)
 def _data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/env_prefix_aliases.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/env_prefix_aliases.json")
     return data
 
 

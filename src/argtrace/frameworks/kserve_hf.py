@@ -16,20 +16,19 @@ knows is dropped without an error; abbreviations of KServe's options are not mod
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from argtrace.frameworks.dynamo import DynamoSplit, _options, _Parser, _take
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 ENTRYPOINT = "huggingfaceserver"
 
 
 @lru_cache(maxsize=1)
 def _table() -> tuple[str, _Parser]:
-    raw = json.loads(package_file("frameworks/data/kserve_hf_options.json").read_text(encoding="utf-8"))
+    raw = bundled_json("frameworks/data/kserve_hf_options.json")
     return str(raw["source"]), _options(raw)
 
 

@@ -11,19 +11,18 @@ decides a release, a bound tells nothing here. That the image holds the pinned r
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Mapping
-from pathlib import Path
 
-DATA = Path(__file__).resolve().parent.parent / "data" / "ray_serve_llm.json"
 IMAGES = ("rayproject/ray-llm", "anyscale/ray-llm")
 _TAG = re.compile(r"^(?P<ray>\d+\.\d+\.\d+)(?:[-.]|$)")
 
 
 @functools.cache
 def _requirements() -> Mapping[str, str]:
-    data = json.loads(DATA.read_text())
+    from argtrace.package_data import bundled_json
+
+    data = bundled_json("data/ray_serve_llm.json")
     found: Mapping[str, str] = data.get("vllm_requirement") or {}
     return found
 

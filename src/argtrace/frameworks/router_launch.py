@@ -99,13 +99,10 @@ def _data() -> dict[str, Any]:
 
 @lru_cache(maxsize=1)
 def _vllm_router() -> dict[str, Any]:
-    import json
 
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/vllm_router.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_router.json")
     return data
 
 

@@ -15,13 +15,12 @@ for a launch's interpreter from its dist-info (files only, never run); :func:`in
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 ENTRYPOINT = "sglang_router.launch_server"
 
@@ -39,9 +38,7 @@ class RouterOption:
 
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/sglang_router.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/sglang_router.json")
     return data
 
 

@@ -28,7 +28,6 @@ and what only older releases do is said as an assumption.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -36,7 +35,7 @@ from functools import lru_cache
 from typing import Any
 
 from argtrace.frameworks.argv import ArgToken
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 ENTRYPOINT = "trl vllm-serve"
 MODULE = "trl.scripts.vllm_serve"
@@ -51,9 +50,7 @@ def _key(version: str) -> tuple[int, ...]:
 
 @lru_cache(maxsize=1)
 def _raw() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/trl_vllm_serve.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/trl_vllm_serve.json")
     return data
 
 

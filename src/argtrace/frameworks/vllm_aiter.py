@@ -6,21 +6,18 @@ check suggests in place of a misspelt one (SemiAnalysisAI/InferenceX PR#806's
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 MASTER = "VLLM_ROCM_USE_AITER"
 
 
 @lru_cache(maxsize=1)
 def _releases() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/vllm_aiter_switches.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_aiter_switches.json")
     return dict(data.get("releases") or {})
 
 

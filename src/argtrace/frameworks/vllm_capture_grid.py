@@ -5,11 +5,10 @@ largest of these below it."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 
 @dataclass(frozen=True)
@@ -34,7 +33,7 @@ class CaptureGrid:
 
 @lru_cache(maxsize=1)
 def _grids() -> dict[str, CaptureGrid]:
-    data = json.loads(package_file("frameworks/data/vllm_capture_grid.json").read_text(encoding="utf-8"))
+    data = bundled_json("frameworks/data/vllm_capture_grid.json")
     return {
         version: CaptureGrid(tuple(r["sizes"]), r["where"], r["function"], int(r["checked_up_to"]))
         for version, r in (data.get("releases") or {}).items()

@@ -13,11 +13,10 @@ CacheConfig) that tell a read's class.
 from __future__ import annotations
 
 import functools
-import json
 from dataclasses import dataclass
 from typing import Any
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 
 @dataclass(frozen=True)
@@ -34,9 +33,7 @@ class DerivedField:
 @functools.cache
 def _table() -> dict[str, Any]:
     try:
-        data: dict[str, Any] = json.loads(
-            package_file("frameworks/data/vllm_config_fields.json").read_text("utf-8")
-        )
+        data: dict[str, Any] = bundled_json("frameworks/data/vllm_config_fields.json")
     except (OSError, ValueError):
         return {}
     releases: dict[str, Any] = data.get("releases") or {}

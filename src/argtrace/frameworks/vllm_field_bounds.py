@@ -4,11 +4,10 @@ source; nothing typed): ``ParallelConfig.pipeline_parallel_size = Field(default=
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import lru_cache
 
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 # pydantic's words for each bound, as its ValidationError prints them
 WORDS = {
@@ -44,7 +43,7 @@ class FieldBounds:
 
 @lru_cache(maxsize=1)
 def _releases() -> dict[str, dict[str, FieldBounds]]:
-    data = json.loads(package_file("frameworks/data/vllm_field_bounds.json").read_text(encoding="utf-8"))
+    data = bundled_json("frameworks/data/vllm_field_bounds.json")
     return {
         version: {
             dest: FieldBounds(f["field"], tuple(sorted(f["bounds"].items())), f["at"])

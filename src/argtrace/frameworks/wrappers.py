@@ -24,15 +24,12 @@ systemd-run.c's ``getopt_long("+hrH:M:E:p:tPqGdSu:")``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 
 # The package's data directory, as a path: importlib.resources would import zipfile and its readers at
 # every start-up for a file that is always on disk beside this module (issue 18).
-_DATA = Path(__file__).resolve().parent.parent / "data"
 
 
 @dataclass(frozen=True)
@@ -51,7 +48,9 @@ class Options:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Options]:
-    raw = json.loads((_DATA / "wrapper_options.json").read_text(encoding="utf-8"))
+    from argtrace.package_data import bundled_json
+
+    raw = bundled_json("data/wrapper_options.json")
     return {
         name: Options(
             name,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import fnmatch
 import functools
-import json
 import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -47,9 +46,9 @@ class Vendor:
 @functools.cache
 def vendors() -> tuple[Vendor, ...]:
     """``data/device_variables.json`` (scripts/gen_device_variables.py)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data = json.loads(package_file("data/device_variables.json").read_text())
+    data = bundled_json("data/device_variables.json")
     return tuple(
         Vendor(
             key,

@@ -25,7 +25,6 @@ caller says so per server.
 from __future__ import annotations
 
 import itertools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -35,7 +34,7 @@ from urllib.parse import urlsplit
 from argtrace import safe_json
 from argtrace.frameworks.router_launch import RouterLaunch
 from argtrace.model import Basis, Evidence, Finding, Severity
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1", ""})
 _SGLANG_SERVER_PORT = 30000  # ServerArgs.port's default
@@ -441,9 +440,7 @@ def _kv_config(server: PdServer) -> dict[str, Any] | None:
 
 @lru_cache(maxsize=1)
 def _kv_data() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/vllm_kv_connectors.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_kv_connectors.json")
     return data
 
 

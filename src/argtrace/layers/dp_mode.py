@@ -22,7 +22,6 @@ release it does not hold (no wheel read) gives nothing. Pure: takes the parsed s
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -30,7 +29,7 @@ from typing import Any
 
 from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 from argtrace.rules import multinode as rules
 
 
@@ -47,9 +46,7 @@ class DpStart:
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/vllm_dp_launch.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_dp_launch.json")
     return dict(data.get("releases") or {})
 
 

@@ -17,22 +17,19 @@ release it does not hold (no wheel read) gives nothing. Pure: takes the report, 
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import package_file
+from argtrace.package_data import bundled_json
 
 _VARIABLE = "VLLM_ALL2ALL_BACKEND"
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(
-        package_file("frameworks/data/vllm_all2all.json").read_text(encoding="utf-8")
-    )
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_all2all.json")
     return dict(data.get("releases") or {})
 
 

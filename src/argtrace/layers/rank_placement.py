@@ -68,10 +68,10 @@ def rank_placement(report: Report) -> LayerResult:
     result = LayerResult()
     if report.framework.name != "sglang":
         return result
-    nnodes = _size(report, "nnodes")
-    tp_size = _size(report, "tp_size")
-    pp_size = _size(report, "pp_size")
-    dp_size = _size(report, "dp_size")
+    nnodes = report.effective_int("nnodes")
+    tp_size = report.effective_int("tp_size")
+    pp_size = report.effective_int("pp_size")
+    dp_size = report.effective_int("dp_size")
     if nnodes is None or nnodes < 2 or tp_size is None or tp_size < 1:
         return result
     pp_size = pp_size if pp_size is not None and pp_size >= 1 else 1
@@ -108,17 +108,6 @@ def rank_placement(report: Report) -> LayerResult:
         )
     )
     return result
-
-
-def _size(report: Report, name: str) -> int | None:
-    setting = report.setting(name)
-    value = setting.effective if setting is not None else None
-    if isinstance(value, bool) or value is None:
-        return None
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
 
 
 def _shares(placement: Placement, pp_size: int) -> str:
@@ -186,14 +175,14 @@ def router_replicas_over_nodes(report: Report, primary: int = 1) -> LayerResult:
 
     if entrypoint != ENTRYPOINT:
         return result
-    nnodes = _size(report, "nnodes")
-    dp_size = _size(report, "dp_size")
-    tp_size = _size(report, "tp_size") or 1
+    nnodes = report.effective_int("nnodes")
+    dp_size = report.effective_int("dp_size")
+    tp_size = report.effective_int("tp_size") or 1
     if nnodes is None or nnodes < 2 or dp_size is None or dp_size < 2:
         return result
     setting = report.setting("nnodes")
     at = next((o.at for o in setting.history if o.at), None) if setting is not None else None
-    node_rank = _size(report, "node_rank") or 0
+    node_rank = report.effective_int("node_rank") or 0
     address = report.setting("dist_init_addr")
     rendezvous = f" --dist-init-addr {address.effective}" if address is not None and address.effective else ""
     gpus = ", ".join(

@@ -551,3 +551,36 @@ PA_FORK_FLAG = Rule(
     exceptions="One such variable is not enough (a script's own, or a typo: PR001); a flag a release "
     "knows, or another framework's, keeps its own finding.",
 )
+
+PA_DRAFT_TP_LOST = Rule(
+    code="PA057",
+    layer="parser",
+    severity="warning",
+    title="A draft tensor-parallel size the release's drafter never reads",
+    rationale="vLLM's --speculative-config takes draft_tensor_parallel_size (1 or the target's "
+    "--tensor-parallel-size, SpeculativeConfig._verify_and_get_draft_tp) and builds a draft_parallel_config "
+    'from it, but in the V1 engine only the separate draft model\'s proposer ("method": "draft_model", '
+    "vllm/v1/spec_decode/draft_model.py) reads that configuration: an EAGLE, EAGLE-3 or MTP drafter is built "
+    "inside the target's model runner and is split as the target is (vllm#31345 on 0.13.0: "
+    '"draft_tensor_parallel_size": 1 under TP 4, the draft still on four ranks; vllm PR#31886, PR#31705). '
+    "The value written is lost without a word. Which code reads the draft's parallel configuration is read "
+    "from each release's wheel (scripts/gen_vllm_draft_tp.py).",
+    fix="remove draft_tensor_parallel_size, or write the target's --tensor-parallel-size",
+    example=_c(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 4 --speculative-config "
+        '\'{{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+        '"num_speculative_tokens": 3, "draft_tensor_parallel_size": 1}}\'',
+        ("--framework-version", "0.28.0"),
+    ),
+    correct=_c(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --tensor-parallel-size 4 --speculative-config "
+        '\'{{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+        '"num_speculative_tokens": 3}}\'',
+        ("--framework-version", "0.28.0"),
+    ),
+    exceptions='Only with a "method" written (vLLM infers it from the draft\'s name otherwise) and a size '
+    "other than the target's; nothing for a release whose wheel was not read, or whose other drafters read "
+    "the draft's parallel configuration (0.30.0 on: the DSpark loader, and from 0.31.0 the model runner's "
+    "load_draft_model), or for a launch that sets Ascend variables (ASCEND_*, HCCL_*): vllm-ascend's own "
+    "EAGLE proposer honours the key since vllm-ascend PR#5519.",
+)

@@ -618,3 +618,124 @@ RS072 = Rule(
     exceptions="Nothing for a release whose wheel was not read or that does not replace the backend; a "
     "warning when nothing names the release.",
 )
+
+RS074 = Rule(
+    code="RS074",
+    layer="resolution",
+    severity="warning",
+    title="A Mamba state pool that admits fewer requests than --max-running-requests",
+    basis="assumed",
+    rationale=(
+        "A hybrid model (Mamba or linear-attention layers: Qwen3-Next, Qwen3.5/3.6, Nemotron-H) keeps each "
+        "running request's recurrent state in slots of the pool --max-mamba-cache-size sizes, and SGLang "
+        "caps "
+        "the running requests at max_mamba_cache_size // ratio, the slots one request holds "
+        "(_calculate_mamba_ratio; 0.5.23 srt/mem_cache/kv_cache_configurator.py:3062, the cap at :3137): 1 "
+        "without the radix cache, else 3 plus 2 ping-pong slots for --mamba-radix-cache-strategy "
+        "extra_buffer with the overlap scheduler (1 without it, 1 for extra_buffer_lazy), 2 + 1 under "
+        "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK. The constants are read from each release's wheel, 0.5.10.post1-"
+        "0.5.23 (scripts/gen_sglang_mamba_slots.py). A pool sized for fewer slots than the strategy holds "
+        "silently lowers --max-running-requests (0.5.17 on log one line): MiaAI-Lab/Qwen3.8-27B-SGLang-"
+        "DGX-Spark#7 sized 64 slots for 16 requests at 4 each, and extra_buffer's 5 capped them to 12."
+    ),
+    fix="give --max-mamba-cache-size the requests times the slots per request, or a strategy holding fewer "
+    "slots (extra_buffer_lazy), or the --max-running-requests the pool admits",
+    example=_static(
+        "python -m sglang.launch_server --model-path m --max-running-requests 16 --max-mamba-cache-size 64 "
+        "--mamba-radix-cache-strategy extra_buffer",
+        "0.5.23",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path m --max-running-requests 16 --max-mamba-cache-size 64 "
+        "--mamba-radix-cache-strategy extra_buffer_lazy",
+        "0.5.23",
+    ),
+    exceptions="Only when the launch writes both sizes and the strategy (or turns the radix cache off): "
+    "auto resolves by the model; not with DP attention nor on a PD decode server; the model is assumed "
+    "hybrid (only hybrid models read --max-mamba-cache-size). A release whose wheel was not read says "
+    "nothing.",
+)
+
+RS073 = Rule(
+    code="RS073",
+    layer="resolution",
+    severity="error",
+    title="A hybrid model served in another dtype than SGLang's Mamba conv state",
+    basis="framework-code",
+    rationale=(
+        "SGLang allocates the conv state of a hybrid model's Mamba or linear-attention layers in "
+        "SGLANG_MAMBA_CONV_DTYPE, bfloat16 when unset, whatever --dtype says (mamba2_state_dtype, "
+        "srt/configs/mamba_utils.py:68 in 0.5.10.post1 and 0.5.23), and writes the model's activations into "
+        "it unconverted (srt/layers/attention/linear/gdn_backend.py:406 in 0.5.10.post1, :1066 in 0.5.23). "
+        'Served in float16 the first prefill stops: "Index put requires the source and destination dtypes '
+        'match, got BFloat16 for the destination and Half for the source" (sglang#31719, Qwen3.6-27B; '
+        "sglang PR#20217, Qwen3.5-0.8B). The report's workaround serves: SGLANG_MAMBA_CONV_DTYPE=float16 "
+        "with --dtype float16."
+    ),
+    fix="set SGLANG_MAMBA_CONV_DTYPE to the serving dtype, or serve in the conv state's dtype",
+    example=_static(
+        "python -m sglang.launch_server --model-path m --dtype float16 --mamba-ssm-dtype float16", "0.5.23"
+    ),
+    correct=_static(
+        "SGLANG_MAMBA_CONV_DTYPE=float16 python -m sglang.launch_server --model-path m --dtype float16 "
+        "--mamba-ssm-dtype float16",
+        "0.5.23",
+    ),
+    exceptions="Only for releases that read SGLANG_MAMBA_CONV_DTYPE (0.5.9 on). The model is hybrid by "
+    "config.json, or assumed so when the launch writes a setting only hybrid models read (a warning then); "
+    "with --dtype auto the dtype is config.json's.",
+)
+
+RS075 = Rule(
+    code="RS075",
+    layer="resolution",
+    severity="error",
+    title="A Mamba cache mode the release drops without prefix caching",
+    basis="framework-code",
+    rationale=(
+        "vLLM 0.16.0-0.32.0 pass --mamba-cache-mode on to CacheConfig, and MambaModelConfig."
+        "verify_and_update_config reads it only with prefix caching: when prefix caching is disabled it sets "
+        "the mode to 'none' with one warning, \"Mamba cache mode is set to 'none' when prefix caching is "
+        'disabled" (vllm 0.28.0 model_executor/models/config.py:632), while the API server\'s "non-default '
+        "args\" line still shows the mode written (syv-ai/qwen38-27b-rtx3090#25: arms meant to keep 'align' "
+        "with the prefix cache off ran in mode 'none'). On a model without Mamba layers the mode is never "
+        "read either. The assignment, its line and the warning are read from each release's wheel "
+        "(scripts/gen_vllm_mamba_cache.py)."
+    ),
+    fix="enable prefix caching (--enable-prefix-caching), or remove --mamba-cache-mode",
+    example=_static(
+        "vllm serve Qwen/Qwen3.6-27B --no-enable-prefix-caching --mamba-cache-mode align", "0.28.0"
+    ),
+    correct=_static("vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align", "0.28.0"),
+    exceptions="Only when the launch itself disables prefix caching (its default depends on the model "
+    "class); nothing for a release whose wheel was not read, or where the flag no longer reaches the cache "
+    "(0.33.0: PA016); a warning when nothing names the release.",
+)
+
+RS076 = Rule(
+    code="RS076",
+    layer="resolution",
+    severity="warning",
+    title="A Mamba cache mode whose prefix-caching checks refuse another setting of the launch",
+    basis="framework-code",
+    rationale=(
+        "With prefix caching, vLLM's MambaModelConfig.verify_and_update_config asserts what the Mamba cache "
+        "mode needs: chunked prefill (\"Chunked prefill is required for mamba cache mode 'align'.\", vllm "
+        "0.16.0-0.31.0 under align mode, 0.32.0 on under any mode) and, in 0.16.0, no speculative decoding "
+        '("Mamba cache mode '
+        "'align' is currently not compatible with speculative decoding.\"). The start stops with an "
+        "AssertionError on a hybrid model, the only kind whose configuration goes through that method, which "
+        "a launch writing --mamba-cache-mode is taken to serve. The asserts, the mode they are read under, "
+        "their lines and messages are read from each release's wheel (scripts/gen_vllm_mamba_cache.py)."
+    ),
+    fix="keep chunked prefill on with Mamba prefix caching, or disable prefix caching",
+    example=_static(
+        "vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align "
+        "--no-enable-chunked-prefill",
+        "0.28.0",
+    ),
+    correct=_static("vllm serve Qwen/Qwen3.6-27B --enable-prefix-caching --mamba-cache-mode align", "0.28.0"),
+    exceptions="A warning: the model class is not read, and only a hybrid model stops. Only settings the "
+    "launch writes (prefix caching, chunked prefill and the mode by default depend on the model class); "
+    "nothing for a release whose wheel was not read.",
+)

@@ -416,25 +416,36 @@ class Builtins(Inputs):
     def b_printf(
         self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
     ) -> int | None:
-        from argtrace.layers.shell.outputs import _printf  # (imported at a script's first printf)
+        from argtrace.layers.shell.outputs import _printf, printf_options  # (at a script's first printf)
 
-        if self.captures and args and args[0].text != "-v":
-            texts = [w.text for w in args]
-            if any(t is None for t in texts):
+        call = printf_options([w.text for w in args])
+        if call is None:
+            if self.captures:
+                self._cap_write("", redirs)
+            return 2
+        name, i = call
+        target = name is not None  # `-v VAR` assigns instead of printing
+        fmt = args[i].text if i < len(args) else None
+        if self.captures and not target:
+            texts = [w.text for w in args[i:]]
+            if not texts or any(t is None for t in texts):
                 self._cap_write(None, redirs)
                 return 0
-            out = _printf(texts[0] or "", [t or "" for t in texts[1:]])
-            self._cap_write(out, redirs)
+            self._cap_write(_printf(texts[0] or "", [t or "" for t in texts[1:]]), redirs)
             return 0
-        if len(args) >= 2 and args[0].text == "-v":
-            name = args[1].text
-            fmt = args[2].text if len(args) > 2 else None
-            vals = [w.text for w in args[3:]]
+        if name:
+            vals = [w.text for w in args[i + 1 :]]
             value: str | None = None
             if fmt is not None and all(v is not None for v in vals):
                 value = _printf(fmt, [v or "" for v in vals])
-            if name:
-                self.set_var(name, value, at=at, expansion="printf -v", reason=f"`printf -v` at {at}")
+            self.set_var(name, value, at=at, expansion="printf -v", reason=f"`printf -v` at {at}")
+            if value is None and fmt is not None:
+                from argtrace.layers.shell.holes import printf_holed
+
+                holed = printf_holed(fmt, args[i + 1 :])
+                var = self.lookup(name)
+                if holed is not None and var is not None and not var.known:
+                    self.holed_values[id(var)] = (var, holed[0], holed[1])
         return 0
 
     def b_let(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:

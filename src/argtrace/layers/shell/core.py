@@ -407,7 +407,8 @@ _EMULATED = frozenset(
 _QUIET_BUILTINS = {"echo", "printf", ":", "true"}
 
 # words whose expansion has no side effect: no $(...), backquotes, ${x:=...}, $((...)), $!, printf -v
-_NO_SIDE_EFFECTS = re.compile(r"(?![\s\S]*(?:\$\(|`|:?=|\$!|^-v$))[\s\S]*")
+# (`-v VAR` or `-vVAR`)
+_NO_SIDE_EFFECTS = re.compile(r"(?![\s\S]*(?:\$\(|`|:?=|\$!|^-v))[\s\S]*")
 
 # a word with nothing for bash to expand, quote-remove, split or glob
 _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")

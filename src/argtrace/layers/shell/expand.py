@@ -281,13 +281,16 @@ class Expander(Params):
         if not words or words[0] != toks.words[0].raw:
             return True, None
         cmd, args = words[0], words[1:]
-        from argtrace.layers.shell.outputs import _echo_output, _printf  # (at the first emulated command)
+        from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options  # (at the first one)
 
         if cmd == "echo":
             return True, _echo_output(args)
         if cmd == "printf":
-            # what b_printf prints inside _capture (``-v`` assigns instead: nothing is printed)
-            return True, ("" if not args or args[0] == "-v" else _printf(args[0], args[1:]))
+            # what b_printf prints inside _capture (``-v`` assigns instead, a refused line prints nothing)
+            call = printf_options(args)
+            if call is None or call[0] is not None or call[1] >= len(args):
+                return True, ""
+            return True, _printf(args[call[1]], args[call[1] + 1 :])
         if cmd == "pwd" and args and args[0] not in ("-P", "-L"):
             # what b_pwd prints inside _capture (bash prints the directory for `pwd foo`)
             return True, None if args[0].startswith("-") or self.cwd is None else from_str(self.cwd) + "\n"

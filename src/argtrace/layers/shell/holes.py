@@ -11,12 +11,21 @@ that the value is a plain word, not shell syntax the child would read as code (`
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import _BREAK, HOLE, Event, ExpWord, FoundServer, _Chunk, to_str
 
+if TYPE_CHECKING:
+    from argtrace.layers.shell.result import ShellResult
+
 PREFIX = "__argtrace_hole_"
+
+# A word known but for some quoted expansions, as the shell layer gives it to its readers
+# (``ShellResult.command_holed``): the text with a HOLE for each, and each hole's expansion as written and
+# why it is not known.
+Holed = tuple[str, tuple[tuple[str | None, str], ...]]
 
 
 def take_holes(field: dict[str, Any], piece: str, queue: list[tuple[str | None, str]]) -> None:
@@ -74,6 +83,38 @@ def holed_text(chunks: list[_Chunk]) -> tuple[str, tuple[tuple[str | None, str],
         pieces.append(piece)
     text = "".join(pieces)
     return (text, tuple(holes)) if text.strip(HOLE) else None
+
+
+def printf_holed(fmt: str, args: list[ExpWord]) -> Holed | None:
+    """What ``printf -v VAR FORMAT ARGS...`` assigns when some ARGS are not known statically: FORMAT's
+    output with a HOLE for each such value, when each one reaches the output whole and in order (``%s``;
+    ``%q``, ``%d`` or a precision would change it: then None, the value only unknown)."""
+    from argtrace.layers.shell.outputs import _printf
+
+    values: list[str] = []
+    holes: list[tuple[str | None, str]] = []
+    for w in args:
+        if w.text is not None:
+            values.append(w.text)
+        elif w.holed is not None:
+            values.append(w.holed)
+            holes.extend(w.holes)
+        else:
+            values.append(HOLE)
+            holes.append(
+                (w.expansion if w.expansion != "literal" else None, w.reason or "not known statically")
+            )
+    if not holes or len(holes) > MAX_HOLES:
+        return None
+    out = _printf(fmt, values)
+    if out is None or out.count(HOLE) != len(holes) or len(out) > HOLED_MAX or not out.strip(HOLE):
+        return None
+    # a value of another length must leave the rest as it is: a width pads by the value's length, a
+    # precision cuts it
+    longer = _printf(fmt, [v.replace(HOLE, HOLE * 2) for v in values])
+    if longer != out.replace(HOLE, HOLE * 2):
+        return None
+    return out, tuple(holes)
 
 
 def _quote_states(holed: str) -> list[str]:
@@ -134,6 +175,51 @@ def fill_holes(
         out.append(reference)
         out.append(piece)
     return "".join(out), unknown, written
+
+
+def shown_as_written(holed: Holed) -> str:
+    """``holed``'s text with each hole written as the script wrote its expansion (``$head_ip``), for a
+    hop's view of the words a carrier hands on."""
+    pieces = holed[0].split(HOLE)
+    out = [pieces[0]]
+    for index, piece in enumerate(pieces[1:]):
+        source = holed[1][index][0] if index < len(holed[1]) else None
+        out.append(source or "<unknown>")
+        out.append(piece)
+    return "".join(out)
+
+
+def as_written(result: ShellResult, written: Mapping[str, str]) -> ShellResult:
+    """``result`` (a child shell's analysis of a string with placeholders: ``fill_holes``' variables, the
+    ssh hop's whole words) with each placeholder named as the script wrote it, in its findings' texts and
+    its servers' words. ``written`` lists a hole's quoted forms before its bare ``${NAME}``, as
+    ``fill_holes`` returns them, so that ``'"${NAME}"'`` reads as the one expansion it stands for."""
+
+    def named(text: str | None) -> str | None:
+        if text is None or "__argtrace_" not in text:
+            return text
+        for placeholder, raw in written.items():
+            text = text.replace(placeholder, raw)
+        return text
+
+    findings = [
+        replace(
+            f,
+            message=named(f.message) or f.message,
+            evidence=tuple(replace(e, text=named(e.text) or e.text) for e in f.evidence),
+        )
+        for f in result.findings
+    ]
+    servers = [
+        replace(
+            server,
+            argv=tuple(
+                replace(w, origin=replace(w.origin, expansion=named(w.origin.expansion))) for w in server.argv
+            ),
+        )
+        for server in result.servers
+    ]
+    return replace(result, findings=findings, servers=servers)
 
 
 def _named(value: Any, written: dict[str, str]) -> Any:

@@ -105,6 +105,24 @@ def _basename(p: str) -> str:
     return stripped.rsplit("/", 1)[-1]
 
 
+def printf_options(texts: Sequence[str | None]) -> tuple[str | None, int] | None:
+    """bash's printf options (``help printf``): ``-v VAR`` or ``-vVAR`` (the last one wins), then ``--`` may
+    end them. The variable it assigns (None: it prints) and where its format is; None where bash refuses
+    the line (status 2, nothing printed): a format left starting with ``-``, ``-v`` without a name."""
+    i, name = 0, None
+    while i < len(texts) and (texts[i] or "").startswith("-v"):
+        word = texts[i] or ""
+        name = word[2:] or (texts[i + 1] if i + 1 < len(texts) else "")
+        i += 1 if word[2:] else 2
+    if name == "":
+        return None
+    if i < len(texts) and texts[i] == "--":
+        i += 1
+    elif i < len(texts) and (texts[i] or "").startswith("-") and texts[i] != "-":
+        return None
+    return name, i
+
+
 def _printf(fmt: str, args: list[str]) -> str | None:
     """bash's printf (``printf_format``); None where its output is not computed."""
     return printf_output(fmt, args)

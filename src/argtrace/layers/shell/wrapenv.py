@@ -33,15 +33,14 @@ image's environment and the ``-e``/``-s`` variables only (:func:`hf_jobs_ops`).
 from __future__ import annotations
 
 import fnmatch
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import _SUDO_LONG_WITH_VALUE, _SUDO_SHORT_WITH_VALUE
+from argtrace.package_data import bundled_json
 
 if TYPE_CHECKING:
     from argtrace.frameworks.detect import Detection
@@ -54,7 +53,6 @@ MAIL_DIR = "/var/mail"  # glibc's _PATH_MAILDIR on Debian: sudo sets MAIL=/var/m
 
 # The package's data directory, as a path: importlib.resources would import zipfile and its readers at
 # every start-up for a file that is always on disk beside this module (issue 18).
-_DATA = Path(__file__).resolve().parents[2] / "data"  # argtrace/data
 
 
 @dataclass(frozen=True)
@@ -79,7 +77,7 @@ class SudoDefaults:
 
 @lru_cache(maxsize=1)
 def sudo_defaults() -> SudoDefaults:
-    raw = json.loads((_DATA / "sudo_defaults.json").read_text(encoding="utf-8"))
+    raw = bundled_json("data/sudo_defaults.json")
     return SudoDefaults(
         env_reset=bool(raw["env_reset"]),
         secure_path=raw.get("secure_path"),

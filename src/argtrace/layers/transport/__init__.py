@@ -50,6 +50,7 @@ from argtrace.layers.transport.words import _SHELLS, _basename, _locate, _Locate
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
+    from argtrace.layers.shell.holes import Holed
     from argtrace.layers.transport.containers import (
         IMAGE_ENTRYPOINTS,
         container_argv,
@@ -238,11 +239,14 @@ def _follow(
                 located.expanded = (io.stdin,)
             if located is not None and io is not None and io.piped_from is not None:
                 located.piped_from, located.piped = io.piped_from, io.stdin
-            if located is not None and number in shell.command_holed:
-                located.holed = {i: (text, holes) for i, text, holes in shell.command_holed[number]}
+        # the words known but for some quoted expansions (layers/shell/holes.py), for the carriers that hand
+        # such a string to another shell (ssh, a container's `bash -c`)
+        holed = {i: (text, holes) for i, text, holes in shell.command_holed.get(number, ())}
+        if located is not None:
+            located.holed = holed
         before = len(result.servers)
         try:
-            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved)
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved, holed)
             if number < len(shell.command_background) and shell.command_background[number]:
                 # a carrier started with `&` (`docker run ... &`): its server runs while the script goes on
                 result.servers[before:] = [replace(s, backgrounded=True) for s in result.servers[before:]]
@@ -263,6 +267,7 @@ def _dispatch(
     ssh_host: str | None,
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
+    holed: Mapping[int, Holed] | None = None,
 ) -> None:
     # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
@@ -276,7 +281,7 @@ def _dispatch(
     elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 
-        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished, moved=moved)
+        _docker(at, argv, ctx, result, source, ssh_host, vanished=vanished, moved=moved, holed=holed)
     elif base in _SHELLS:
         from argtrace.layers.transport.shells import _shell_c
 
@@ -289,11 +294,11 @@ def _dispatch(
         from argtrace.layers.transport.shells import _sudo
 
         _sudo(at, argv, result)
-        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved, holed)
     elif base in ("kubectl", "oc") and "exec" in argv:
         from argtrace.layers.transport.kube_exec import follow_kube_exec
 
-        follow_kube_exec(at, argv, result)
+        follow_kube_exec(at, argv, result, holed)
     elif base == "gcloud":
         from argtrace.layers.transport.gcloud_run import follow_run_deploy
 
@@ -307,7 +312,7 @@ def _dispatch(
 
         _run_uploaded(at, ["bash", *argv], ctx, result, ssh_host)
     else:
-        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved)
+        _wrapped(at, argv, ctx, result, source, ssh_host, vanished, moved, holed)
 
 
 # the programs handoff.py reads a launch file for (`kubectl apply -f`, `podman kube play`, `compose up`)
@@ -333,6 +338,7 @@ def _wrapped(
     ssh_host: str | None,
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
+    holed: Mapping[int, Holed] | None = None,
 ) -> None:
     """A container launch behind command wrappers (``sudo docker run``, ``nohup timeout 2h podman run``):
     read like a bare one, with the docker client's environment as the wrappers leave it (wrapped.py)."""
@@ -351,4 +357,7 @@ def _wrapped(
 
     shifted = tuple(replace(v, index=v.index - wrapped.start) for v in vanished if v.index >= wrapped.start)
     rest = argv[wrapped.start :]
-    _docker(at, rest, ctx, result, source, ssh_host, wrapped=wrapped, vanished=shifted, moved=moved)
+    marks = {k - wrapped.start: h for k, h in (holed or {}).items() if k >= wrapped.start}
+    _docker(
+        at, rest, ctx, result, source, ssh_host, wrapped=wrapped, vanished=shifted, moved=moved, holed=marks
+    )

@@ -361,7 +361,9 @@ def _compose(
         _tag_image(result, before, image, assumed)
         _image_started(at, image, svc_env, result, before)
         gpus = compose_gpus(svc)
-        if gpus is not None:
+        # `privileged: true` gives the container every host GPU, numbered as on the host, whatever the
+        # device reservation asks (as `docker run --privileged`: docker_cli.DockerRun.privileged)
+        if gpus is not None and (_scalar(_get(svc, "privileged")) or "").lower() not in ("true", "yes", "on"):
             result.servers[before:] = [
                 replace(s, gpus=gpus, gpus_from=f"service {name}'s deploy.resources.reservations.devices")
                 for s in result.servers[before:]

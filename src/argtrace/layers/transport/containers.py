@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.docker_cli import (
     options_after_image,
@@ -30,6 +31,7 @@ from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, Server
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
+    from argtrace.layers.shell.holes import Holed
     from argtrace.layers.transport.wrapped import Wrapped
 
 
@@ -329,6 +331,7 @@ def _container_servers(
     *,
     script_at: Mapping[str, str] | None = None,
     shell_as_written: bool = True,
+    holed: Mapping[int, Holed] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
@@ -336,15 +339,19 @@ def _container_servers(
     ``docker run``'s, compose's interpolation), numbered in ``argv``. ``script_at``: where in the carrier's
     file a string stands (``FILE:LINE:INDENT``), so that the script's findings point at the file's own
     characters. ``shell_as_written``: the ``sh -c`` is the user's (a manifest's ``command:``), not how
-    argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052."""
+    argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052.
+    ``holed``: the words of ``argv`` the local shell knew but for some quoted expansions, by index (a
+    ``docker run IMAGE bash -c "... --host $ip"``): the container's shell reads the rest of such a string."""
     from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
     whole = argv
+    # each word's holed text, moved with the word as the argv is cut below
+    marks: list[Holed | None] = [(holed or {}).get(k) for k in range(len(argv))]
     # an entrypoint that runs its arguments (lmsysorg/sglang's nvidia_entrypoint.sh) before `bash -c STRING`
     # (a compose `command:` of sglang#4968): the shell is what it runs
     while len(argv) >= 4 and _basename(argv[0]) in EXEC_ARGS_ENTRYPOINTS:
-        argv = argv[1:]
+        argv, marks = argv[1:], marks[1:]
     if len(argv) >= 3 and _basename(argv[0]) in _SHELLS:
         i = 1
         while i < len(argv) and argv[i] in ("-l", "--login", "-e", "-x", "-u", "-o", "pipefail"):
@@ -352,8 +359,18 @@ def _container_servers(
         # `bash -lc -- SCRIPT` (an OME runtime's `command: [/bin/bash, -lc, --]`): `--` ends the shell's
         # options, and the command string is the first word after it
         if i + 2 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc") and argv[i + 1] == "--":
-            argv = [*argv[: i + 1], *argv[i + 2 :]]
+            argv, marks = [*argv[: i + 1], *argv[i + 2 :]], [*marks[: i + 1], *marks[i + 2 :]]
         if i + 1 < len(argv) and argv[i] in ("-c", "-lc", "-ec", "-xc"):
+            written_as: dict[str, str] = {}
+            mark = marks[i + 1]
+            holes: dict[str, str] = {}
+            if mark is not None and not argv[i + 1] and mark[0] != HOLE:
+                # the string is known but for some values the local shell computes (`"... --host $ip"`):
+                # each stands in it as a variable of the container's shell whose value is not known
+                from argtrace.layers.shell.holes import fill_holes
+
+                text, holes, written_as = fill_holes(*mark)
+                argv = [*argv[: i + 1], text, *argv[i + 2 :]]
             _shell_c(at, list(argv), result)
             known = {k: v for k, v in env.items() if v is not None}
             # set in the container but not known here (valueFrom, the image's ENV): set for the shell
@@ -379,8 +396,12 @@ def _container_servers(
                 arg0=argv[i + 2] if i + 2 < len(argv) else argv[0],
                 run_shellcheck=False,
                 cwd="/",
-                unknown_env=unknown,
+                unknown_env={**unknown, **holes},
             )
+            if written_as:
+                from argtrace.layers.shell.holes import as_written
+
+                shell = as_written(shell, written_as)
             result.findings.extend(f for f in shell.findings if f.code != "SH019")
             if shell_as_written and _basename(argv[0]) in ("sh", "dash") and shell.servers:
                 from argtrace.layers.shell.analysis import sh_script_bash_features
@@ -443,18 +464,21 @@ def _docker(
     wrapped: Wrapped | None = None,
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
+    holed: Mapping[int, Holed] | None = None,
 ) -> None:
     """``docker run`` (or ``docker exec``); ``moved``: whether the script changed directory before it, and
-    where it went (None: not known), for the relative paths docker opens in its working directory."""
+    where it went (None: not known), for the relative paths docker opens in its working directory;
+    ``holed``: the words of ``argv`` known but for some quoted expansions, by index."""
     run = parse_docker_run(argv)
     if run is None:
-        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved)
+        _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved, holed)
         return
     final, image_ep = container_argv(run.image, run.entrypoint, run.args, ctx.release)
     # the words after the image are the local shell's: an unquoted `$MODEL` it expanded to nothing is a
     # word the container's process never gets, in the same place of the container's argv
     shift = len(final) - len(run.args) - run.args_start
     lost = tuple(replace(v, index=v.index + shift) for v in vanished if v.index >= run.args_start)
+    marks = {k + shift: h for k, h in (holed or {}).items() if k >= run.args_start}
     env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
@@ -464,7 +488,7 @@ def _docker(
         "entrypoint": list(run.entrypoint)
         if run.entrypoint is not None
         else (list(image_ep) if image_ep is not None else None),
-        "argv": final,
+        "argv": _shown(final, marks),
     }
     if files:
         hop["env_files"] = [f.hop() for f in files]
@@ -479,7 +503,9 @@ def _docker(
         release=ctx.release,
     )
     before = len(result.servers)
-    _container_servers(at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost)
+    _container_servers(
+        at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost, holed=marks
+    )
     options_after_image(at, run, result, starts_server=len(result.servers) > before)
     if lost:
         from argtrace.layers.shell.vanished import vanished_after_flags
@@ -498,11 +524,13 @@ def _docker(
     if refused is not None:
         _gpus_refused(at, run.gpus or "", refused, result)
         return
-    # --gpus is docker's own device request; the variable decides only without it
+    # --gpus is docker's own device request; the variable decides only without it. A privileged container
+    # has every host GPU whatever either asks (docker_cli.DockerRun.privileged), numbered as on the host:
+    # how many the host has is not in the launch
     count = (
         docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
     )
-    if count is not None:
+    if count is not None and not run.privileged:
         result.servers[before:] = [
             replace(s, gpus=count[0], gpus_from=count[1]) for s in result.servers[before:]
         ]
@@ -518,6 +546,7 @@ def _docker_exec(
     wrapped: Wrapped | None,
     vanished: tuple[VanishedWord, ...],
     moved: tuple[bool, str | None],
+    holed: Mapping[int, Holed] | None = None,
 ) -> None:
     """``docker exec CONTAINER CMD...``: CMD runs in the running container as written (no entrypoint), so
     its server is read like a container's process; the container's own environment (its image and its
@@ -526,13 +555,14 @@ def _docker_exec(
     if run is None:
         return
     lost = tuple(replace(v, index=v.index - run.args_start) for v in vanished if v.index >= run.args_start)
+    marks = {k - run.args_start: h for k, h in (holed or {}).items() if k >= run.args_start}
     env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
         "via": "docker exec",
         **({"wrappers": list(wrapped.wrappers)} if wrapped is not None else {}),
         "container": run.image,
-        "argv": run.args,
+        "argv": _shown(run.args, marks),
         "environment": "the container's own (its image and `docker run`) is not known here; -e and "
         "--env-file are added to it",
     }
@@ -549,7 +579,19 @@ def _docker_exec(
             known=False,
             reason=f"the running container {run.image}'s, not known here",
         )
-    _container_servers(at, tuple(run.args), env, origins, f"docker exec {run.image}", result, lost)
+    _container_servers(
+        at, tuple(run.args), env, origins, f"docker exec {run.image}", result, lost, holed=marks
+    )
+
+
+def _shown(argv: Sequence[str], holed: Mapping[int, Holed]) -> list[str]:
+    """A hop's argv: a word known but for some expansions is shown with them as the script wrote them
+    (``--host $ip``), not as the empty word the container reader holds for it."""
+    if not holed:
+        return list(argv)
+    from argtrace.layers.shell.holes import shown_as_written
+
+    return [shown_as_written(holed[k]) if k in holed and not w else w for k, w in enumerate(argv)]
 
 
 def _gpus_refused(at: str, value: str, refused: str, result: TransportResult) -> None:

@@ -12,7 +12,6 @@ docker_env.py's.
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +44,9 @@ class DockerRun:
     # how the command sets the container's /dev/shm (``--shm-size 16g``, ``--ipc host``, a mount at
     # /dev/shm); "": it does not, so Docker's 64 MiB default stays
     shm: str = ""
+    # --privileged: Docker gives the container every host device, all GPUs included, whatever --gpus asks
+    # (NVIDIA/nvidia-docker#764: "by design of the --privileged option of Docker, it whitelists all devices")
+    privileged: bool = False
 
 
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
@@ -62,6 +64,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     runtime: str | None = None
     devices: list[str] = []
     shm = ""
+    privileged = False
     while i < len(words):
         w = words[i]
         if w is None:
@@ -74,6 +77,8 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         name, eq, inline = w.partition("=")
         if name.startswith("--"):
             if name in _DOCKER_BOOL:
+                if name == "--privileged":
+                    privileged = not eq or inline.lower() not in ("false", "0")
                 i += 1
                 continue
             value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
@@ -125,6 +130,7 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         i + 1,
         tuple(devices),
         shm,
+        privileged,
     )
 
 
@@ -212,11 +218,9 @@ def _docker_options() -> tuple[Mapping[str, Any], frozenset[str]]:
 @functools.cache
 def _docker_data() -> Mapping[str, Any]:
     """``data/docker_run_options.json`` (scripts/gen_docker_run_options.py)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data: Mapping[str, Any] = json.loads(
-        package_file("data/docker_run_options.json").read_text(encoding="utf-8")
-    )
+    data: Mapping[str, Any] = bundled_json("data/docker_run_options.json")
     return data
 
 
@@ -227,9 +231,9 @@ _CARRIER_NAMES = {"compose": "docker compose", "kubernetes": "Kubernetes"}
 def _carried_by() -> Mapping[str, Mapping[str, str]]:
     """For the ``docker run`` options that set the container itself, the compose key and the Kubernetes
     field that carry them (``carried_by`` of the same generated file)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data = json.loads(package_file("data/docker_run_options.json").read_text(encoding="utf-8"))
+    data = bundled_json("data/docker_run_options.json")
     return data.get("carried_by") or {}
 
 

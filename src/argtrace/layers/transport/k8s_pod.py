@@ -135,7 +135,10 @@ def with_gpus(servers: Sequence[Any], node: Any, container: str) -> list[Any]:
     from dataclasses import replace
 
     gpus = gpu_limit(node)
-    if gpus is None:
+    privileged = _scalar(_get(_get(node, "securityContext"), "privileged")) or ""
+    if gpus is None or privileged.lower() == "true":
+        # a privileged container has every device of the node, all its GPUs numbered as on the host, whatever
+        # the limit asks (NVIDIA/nvidia-docker#764; NVIDIA/nvidia-container-toolkit#73): not counted here
         return list(servers)
     return [replace(s, gpus=gpus[0], gpus_from=f"container {container}'s {gpus[1]}") for s in servers]
 

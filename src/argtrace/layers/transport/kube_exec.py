@@ -16,22 +16,24 @@ that is neither an option nor an option's value. The container's own environment
 from __future__ import annotations
 
 import functools
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Origin
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell.holes import Holed
 
 
 @functools.cache
 def _options() -> tuple[frozenset[str], frozenset[str]]:
     """kubectl's switches and its options that take a value (``data/kubectl_exec_options.json``, generated
     by ``scripts/gen_kubectl_exec_options.py`` from ``kubectl exec --help`` and ``kubectl options``)."""
-    from argtrace.package_data import package_file
+    from argtrace.package_data import bundled_json
 
-    data = json.loads(package_file("data/kubectl_exec_options.json").read_text(encoding="utf-8"))
+    data = bundled_json("data/kubectl_exec_options.json")
     return frozenset(data["switches"]), frozenset(data["valued"])
 
 
@@ -58,11 +60,16 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
         return None
     switches, _valued = _options()
     pod = container = namespace = None
+    unknown_before = False
     i = 1
     while i < dash:
         word = words[i]
         if word is None:
-            return None  # an option or pod not known here: where the command starts may differ
+            # a word not known here (`$POD`): the pod (or an option's value) is not known, but the command
+            # is still what follows the script's own `--`, where pflag stops reading options
+            unknown_before = True
+            i += 1
+            continue
         if i == sub:
             i += 1
             continue
@@ -83,26 +90,35 @@ def parse_kube_exec(argv: Sequence[str | None]) -> KubeExec | None:
                 if not letters:
                     i += 1
                     continue
+            given: str | None = value
             if not eq and name not in switches:
-                value = (words[i + 1] or "") if i + 1 < dash else ""
+                given = words[i + 1] if i + 1 < dash else ""  # None: a value not known here
                 i += 1
             if name in ("-c", "--container"):
-                container = value
+                container = given
             elif name in ("-n", "--namespace"):
-                namespace = value
-        elif i > sub and pod is None:
+                namespace = given
+        elif i > sub and pod is None and not unknown_before:
             pod = word
         i += 1
     return KubeExec(pod, container, namespace, tuple(words[dash + 1 :]), dash + 1)
 
 
-def follow_kube_exec(at: str, argv: list[str | None], result: TransportResult) -> None:
+def follow_kube_exec(
+    at: str, argv: list[str | None], result: TransportResult, holed: Mapping[int, Holed] | None = None
+) -> None:
     """The server a ``kubectl exec ... -- COMMAND`` starts in the pod's container, read as a container's
-    process (a ``bash -c STRING`` there runs through that shell)."""
-    from argtrace.layers.transport.containers import _container_servers
+    process (a ``bash -c STRING`` there runs through that shell). ``holed``: the words of ``argv`` known but
+    for some quoted expansions, by index (a ``bash -c "... --host $ip"`` string the container's shell reads
+    with those values not known)."""
+    from argtrace.layers.transport.containers import _container_servers, _shown
 
     found = parse_kube_exec(argv)
-    if found is None or not found.command or any(w is None for w in found.command):
+    if found is None or not found.command:
+        return
+    start = found.command_start
+    marks = {k - start: h for k, h in (holed or {}).items() if k >= start}
+    if any(w is None and k not in marks for k, w in enumerate(found.command)):
         return
     program = "oc" if (argv[0] or "").rsplit("/", 1)[-1] == "oc" else "kubectl"
     where = f"pod {found.pod}" if found.pod else "the pod"
@@ -114,7 +130,7 @@ def follow_kube_exec(at: str, argv: list[str | None], result: TransportResult) -
         "pod": found.pod,
         "container": found.container,
         "namespace": found.namespace,
-        "argv": list(found.command),
+        "argv": _shown([w or "" for w in found.command], marks),
         "environment": "the container's own (its image and the pod's env) is not known here",
     }
     result.hops.append(hop)
@@ -122,5 +138,5 @@ def follow_kube_exec(at: str, argv: list[str | None], result: TransportResult) -
     origins = {
         "PATH": Origin(at=at, expansion=f"{program} exec", known=False, reason=f"{where}'s, not known here")
     }
-    command = tuple(w for w in found.command if w is not None)
-    _container_servers(at, command, env, origins, f"{program} exec {where}", result)
+    command = tuple(w or "" for w in found.command)
+    _container_servers(at, command, env, origins, f"{program} exec {where}", result, holed=marks)

@@ -17,10 +17,8 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
-DATA = Path(__file__).resolve().parents[2] / "data" / "python_launch.json"
 _CLASS_NAME = {"Engine": "ServerArgs", "Runtime": "ServerArgs", "LLM": "EngineArgs"}
 
 
@@ -48,7 +46,9 @@ class KeywordWords:
 
 @functools.cache
 def _table() -> Mapping[str, Any]:
-    data: Mapping[str, Any] = json.loads(DATA.read_text())
+    from argtrace.package_data import bundled_json
+
+    data: Mapping[str, Any] = bundled_json("data/python_launch.json")
     return data
 
 

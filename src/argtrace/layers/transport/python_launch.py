@@ -22,6 +22,9 @@ libraries' own code:
 - SGLang's ``popen_launch_server(model, base_url, timeout, api_key=None, other_args=...)``
   (``sglang/test/test_utils.py``): ``python3 -m sglang.launch_server --model-path MODEL *other_args
   --host HOST --port PORT [--api-key KEY]`` (its ``--device`` detected at run time is not added).
+- SGLang's ``prepare_server_args(ARGV)`` (``sglang/srt/server_args.py``) parses a list of words with the
+  server's parser, as ``python -m sglang.launch_server ARGV`` does before ``launch_server(server_args)``:
+  the list is that command's arguments.
 - ``sglang.Engine(**kwargs)`` builds ``ServerArgs(**kwargs)``; vLLM's ``LLM(model, ...)`` hands its
   parameters and ``**kwargs`` to ``EngineArgs``; ``EngineArgs``/``AsyncEngineArgs``/``ServerArgs``
   are dataclasses whose fields are the ``--field-name`` flags (``add_cli_args``). Each keyword is written as
@@ -184,6 +187,8 @@ class _Reader:
             self._launch_server_cmd(call, name)
         elif last == "popen_launch_server":
             self._popen_launch_server(call, name)
+        elif name.startswith("sglang") and last == "prepare_server_args":
+            self._prepare_server_args(call, name)
         elif name.startswith("sglang") and last in _SGLANG_CLASSES:
             self._engine(call, name, "sglang", last)
         elif name.startswith("vllm") and last in _VLLM_CLASSES:
@@ -388,6 +393,17 @@ class _Reader:
         return node.func.value.value.join(words)
 
     # -- SGLang's helpers -------------------------------------------------------------------------------
+
+    def _prepare_server_args(self, call: ast.Call, name: str) -> None:
+        """``prepare_server_args(ARGV)`` parses ARGV with the server's own parser: what
+        ``python -m sglang.launch_server ARGV`` does before it starts the server (sglang/launch_server.py:
+        ``server_args = prepare_server_args(sys.argv[1:])``, then ``launch_server(server_args)``)."""
+        node = self._arg(call, 0, "argv")
+        value = self.values.value(node, call.lineno) if node is not None else None
+        if not isinstance(value, (list, tuple)) or not all(isinstance(w, (str, Unknown)) for w in value):
+            return  # sys.argv[1:] or a value built when it runs: the program's own arguments, not read here
+        words = [self._word(w, call.lineno) for w in value]
+        self._command(call, name, " ".join([*_ENTRY["sglang"], *words]), False)
 
     def _launch_server_cmd(self, call: ast.Call, name: str) -> None:
         node = self._arg(call, 0, "command")

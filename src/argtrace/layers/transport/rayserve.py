@@ -35,24 +35,23 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _load_yaml_nodes, _scalar, _seq
 from argtrace.localfs import read_regular
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
+from argtrace.package_data import bundled_json
 
 # An llm_config file is a page of YAML; the limit only keeps a huge or endless file from filling memory.
 MAX_LLM_CONFIG_BYTES = 16 * 1024 * 1024
-DATA = Path(__file__).resolve().parents[2] / "data" / "ray_serve_llm.json"
 BUILDER = "ray.serve.llm:build_openai_app"
 RAY_SOURCE = "https://github.com/ray-project/ray/blob/ray-{release}/python/{path}"
 
 
 @functools.cache
 def table() -> Mapping[str, Any]:
-    data: Mapping[str, Any] = json.loads(DATA.read_text())
+    data: Mapping[str, Any] = bundled_json("data/ray_serve_llm.json")
     return data
 
 

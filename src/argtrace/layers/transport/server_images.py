@@ -20,25 +20,22 @@ release and its deployment mode are not known for sure). Other names say nothing
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Evidence
-
-_DATA = Path(__file__).resolve().parents[2] / "data"  # argtrace/data
+from argtrace.package_data import bundled_json
 
 _LABELS = {"vllm": "vLLM", "sglang": "SGLang"}
 
 
 @lru_cache(maxsize=1)
 def _table() -> dict[str, Any]:
-    data: dict[str, Any] = json.loads((_DATA / "server_images.json").read_text(encoding="utf-8"))
+    data: dict[str, Any] = bundled_json("data/server_images.json")
     return data.get("images", {})
 
 

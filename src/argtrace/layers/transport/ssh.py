@@ -33,7 +33,7 @@ from argtrace.layers.transport.words import (
 from argtrace.model import Assumption, Evidence
 
 if TYPE_CHECKING:
-    from argtrace.layers.shell import ScriptSource, ShellResult
+    from argtrace.layers.shell import ScriptSource
 
 
 # What changes the argv when the node's shell splits the joined text again (a glob or `$` quoted locally
@@ -138,7 +138,8 @@ def _ssh(
             return
         # the node still runs the other words: each unknown one stands as an unquoted variable whose value
         # is not known (the node's shell splits what arrives), so a server start in them is read
-        unknown: dict[str, tuple[str, str]] = {}
+        unknown: dict[str, str] = {}
+        written_as: dict[str, str] = {}
         parts: list[str] = []
         for index, word in enumerate(call.remote):
             holed = located.holed.get(call.remote_start + index)
@@ -146,15 +147,18 @@ def _ssh(
                 # known but for some expansions (`"... --addr $head_ip:5000"`): the node still reads the rest
                 from argtrace.layers.shell.holes import fill_holes
 
-                word, holes, written_as = fill_holes(holed[0], holed[1], first=len(unknown))
-                unknown.update({name: (written_as["${" + name + "}"], why) for name, why in holes.items()})
+                word, holes, named = fill_holes(holed[0], holed[1], first=len(unknown))
+                unknown.update(holes)
+                written_as.update(named)
             elif word is None:
                 name = f"__argtrace_local_{index}"
                 raw = raw_remote[index] if raw_remote else "a word"
-                unknown[name] = (raw, f"`{raw}` is computed on this machine and not known statically")
-                word = "$" + name
+                unknown[name] = f"`{raw}` is computed on this machine and not known statically"
+                # braced: `$__argtrace_local_1` would also name the start of `$__argtrace_local_10`
+                word = "${" + name + "}"
+                written_as[word] = raw
             parts.append(word)
-        _analyze_remote(at, host, call, " ".join(parts), ctx, result, unknown=unknown)
+        _analyze_remote(at, host, call, " ".join(parts), ctx, result, unknown=unknown, written_as=written_as)
         return
     remote_text = " ".join(w for w in call.remote if w is not None)
     hop["remote_command"] = remote_text
@@ -175,12 +179,13 @@ def _analyze_remote(
     result: TransportResult,
     *,
     written: str | None = None,
-    unknown: Mapping[str, tuple[str, str]] | None = None,
+    unknown: Mapping[str, str] | None = None,
+    written_as: Mapping[str, str] | None = None,
 ) -> None:
-    """``unknown``: the placeholders of words computed locally and not known statically (name -> the word
-    as written, why); what the node's analysis says of them names the words as written."""
+    """``unknown``: the placeholders of words computed locally and not known statically (name -> why);
+    ``written_as``: each placeholder's reference in the text -> the word or expansion as the script wrote
+    it, which is how the node's analysis names them."""
     from argtrace.layers.shell import ScriptSource, analyze_script
-    from argtrace.layers.shell.holes import PREFIX
     from argtrace.rules import transport as R
 
     if ctx.depth >= 4:
@@ -195,18 +200,13 @@ def _analyze_remote(
         arg0="bash",
         run_shellcheck=False,
         cwd=session.cwd,
-        unknown_env={**session.unknown, **{k: why for k, (_raw, why) in (unknown or {}).items()}},
+        unknown_env={**session.unknown, **(unknown or {})},
         cwd_unknown=session.cwd is None,
     )
-    if unknown:
-        # a hole of a word is `${NAME}` in the text (layers/shell/holes.py), a whole word `$NAME`
-        remote = _as_written_words(
-            remote,
-            {
-                ("${" + k + "}" if k.startswith(PREFIX) else "$" + k): raw
-                for k, (raw, _why) in unknown.items()
-            },
-        )
+    if written_as:
+        from argtrace.layers.shell.holes import as_written
+
+        remote = as_written(remote, written_as)
     # the node's view of the command, its hazards and its servers
     result.findings.extend(f for f in remote.findings if f.code not in ("SH019",))
     flags = _flag_values(written) if written is not None and written != remote_text else {}
@@ -272,34 +272,3 @@ def _analyze_remote(
         ctx.follow(remote_source, remote, ctx, result, local_shell=False, ssh_host=host)
     finally:
         ctx.depth -= 1
-
-
-def _as_written_words(remote: ShellResult, written: Mapping[str, str]) -> ShellResult:
-    """``remote`` with each placeholder of a locally computed word (``$__argtrace_local_N``) named as the
-    user wrote the word, in its findings' texts and its servers' words."""
-
-    def named(text: str | None) -> str | None:
-        if text is None:
-            return None
-        for placeholder, raw in written.items():
-            text = text.replace(placeholder, raw)
-        return text
-
-    findings = [
-        replace(
-            f,
-            message=named(f.message) or f.message,
-            evidence=tuple(replace(e, text=named(e.text) or e.text) for e in f.evidence),
-        )
-        for f in remote.findings
-    ]
-    servers = [
-        replace(
-            server,
-            argv=tuple(
-                replace(w, origin=replace(w.origin, expansion=named(w.origin.expansion))) for w in server.argv
-            ),
-        )
-        for server in remote.servers
-    ]
-    return replace(remote, findings=findings, servers=servers)

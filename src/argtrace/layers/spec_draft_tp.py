@@ -1,0 +1,114 @@
+"""A draft tensor-parallel size the release's drafter never reads (PA057).
+
+vLLM's ``--speculative-config`` takes ``draft_tensor_parallel_size`` (1 or the target's
+``--tensor-parallel-size``) and ``SpeculativeConfig`` builds a ``draft_parallel_config`` from it, but in the
+V1 engine only the separate draft model's proposer (``"method": "draft_model"``) reads that configuration: an
+EAGLE, EAGLE-3 or MTP drafter is built inside the target's model runner and runs with the target's
+tensor-parallel size whatever the key says (vllm#31345 on 0.13.0: ``"draft_tensor_parallel_size": 1`` under
+TP 4, the EAGLE-3 head still split four ways; vllm PR#31886 and PR#31705 tried to honour it). The value the
+user wrote is lost, without a word -> PA057.
+
+Which code reads the draft's parallel configuration is read from each release's wheel by
+scripts/gen_vllm_draft_tp.py into frameworks/data/vllm_draft_tp.json; a release it does not hold gives
+nothing. Pure: takes the report, returns findings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from argtrace.model import Evidence, LayerResult, Report
+from argtrace.package_data import bundled_json
+
+_KEY = "speculative_config.draft_tensor_parallel_size"
+# the method whose proposer builds its own parallel configuration from the key (vllm/v1/spec_decode/
+# draft_model.py); every other method's drafter shares the target's
+_OWN_PARALLEL = "draft_model"
+
+
+@lru_cache(maxsize=1)
+def _table() -> dict[str, Any]:
+    data: dict[str, Any] = bundled_json("frameworks/data/vllm_draft_tp.json")
+    return dict(data.get("releases") or {})
+
+
+def release_facts(release: str) -> Mapping[str, Any] | None:
+    """What scripts/gen_vllm_draft_tp.py read from ``release``'s wheel, or None (not read)."""
+    facts = _table().get(release)
+    return facts if isinstance(facts, Mapping) else None
+
+
+def _int(value: Any) -> int | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
+
+
+def _on_ascend(report: Report) -> bool:
+    """Whether the launch sets Ascend NPU variables (ASCEND_*, HCCL_*): a vllm-ascend launch, whose own
+    EAGLE proposer honours the key since vllm-ascend PR#5519 (0.13.0: PR#5804)."""
+    here = report.process.at if report.process is not None else None
+    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    names = server.env if server is not None else {}
+    return any(name.startswith(("ASCEND_", "HCCL_")) for name in names)
+
+
+def spec_draft_tp(report: Report) -> LayerResult:
+    """PA057 for a ``draft_tensor_parallel_size`` other than the target's under a drafter that shares the
+    target's tensor-parallel group."""
+    result = LayerResult()
+    release = report.framework.release
+    if report.framework.name != "vllm" or not release:
+        return result
+    if (report.sections.get("parser") or {}).get("exit_status"):
+        return result  # argparse refuses the launch first
+    facts = release_facts(release)
+    if not facts or not facts.get("draft_model_only"):
+        return result
+    if _on_ascend(report):
+        return result  # vllm-ascend's EAGLE proposer builds a TP-1 group for the key (vllm-ascend PR#5519)
+    key = report.setting(_KEY)
+    method = report.setting("speculative_config.method")
+    if key is None or key.intended is None or method is None or not isinstance(method.effective, str):
+        return result  # no method written: vLLM infers it from the draft's name, not judged
+    if method.effective == _OWN_PARALLEL:
+        return result
+    draft = _int(key.effective)
+    tp_setting = report.setting("tensor_parallel_size")
+    tp = _int(tp_setting.effective) if tp_setting is not None else 1
+    if draft is None or tp is None or draft == tp:
+        return result
+    at = next((o.at for o in reversed(key.history) if o.at), None)
+    readers = [str(r.get("where")) for r in facts.get("readers") or () if isinstance(r, Mapping)]
+    where = (
+        f"only the draft model's proposer reads it ({', '.join(readers)})"
+        if readers
+        else "no code of its V1 engine reads it"
+    )
+    from argtrace.rules.parser import PA_DRAFT_TP_LOST
+
+    result.findings.append(
+        PA_DRAFT_TP_LOST.finding(
+            f'"draft_tensor_parallel_size": {draft} in --speculative-config has no effect: the '
+            f"{method.effective} drafter of vllm {release} is built inside the target's model runner and "
+            f'runs with --tensor-parallel-size {tp}; {where}, for "method": "{_OWN_PARALLEL}"',
+            at=at,
+            evidence=[
+                Evidence(
+                    "parser",
+                    at,
+                    f"speculative_config.method={method.effective}, draft_tensor_parallel_size={draft}, "
+                    f"tensor_parallel_size={tp}",
+                )
+            ],
+            setting=_KEY,
+            fix=f"remove draft_tensor_parallel_size (the {method.effective} draft is split as the target "
+            f"is), or write {tp}",
+        )
+    )
+    return result

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/31719 (2026-07-19, open), seen 2026-12-05: a correct launch: the report's workaround, which boots and serves: the Mamba conv state in float16 (SGLANG_MAMBA_CONV_DTYPE=float16) together with --dtype float16 --mamba-ssm-dtype float16. The entry point is the same stand-in as the failing case.
+SGLANG_MAMBA_CONV_DTYPE=float16 python -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --dtype float16 --mamba-ssm-dtype float16

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/7936 (2025-07-10, closed), seen 2026-12-05: Llama 4 Scout with --page-size 4 gives garbage output on sglang 0.4.9 (8x H100); the maintainer asks for an assertion with a hint when a page size above 1 is not supported. The command as posted.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct  --tp 8 --mem-fraction-static 0.8 --context-length 100000 --cuda-graph-bs 1 2 4 8 16 32 --page-size 4

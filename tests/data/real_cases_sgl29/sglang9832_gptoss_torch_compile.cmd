@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9832 (2025-08-30, closed), seen 2026-12-05: gpt-oss-20b with --enable-torch-compile fails on 2025-08 SGLang: the triton_kernels MoE kernel SGLang turns on for GPT-OSS does not compile under torch.compile (pytorch/pytorch#161868, "NameError('cuda_capability_geq is not defined')"). The command as posted.
+python3 -m sglang.launch_server --model openai/gpt-oss-20b --enable-torch-compile

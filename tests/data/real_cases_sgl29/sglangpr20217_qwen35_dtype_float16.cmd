@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/20217 (2026-03-09, closed), seen 2026-12-05: serving the hybrid Qwen3.5-0.8B with --dtype float16 crashes ("Expected conv_states_.scalar_type() == input_type to be true, but got false." in causal_conv1d_update): SGLANG_MAMBA_CONV_DTYPE defaults to bfloat16 regardless of the serving dtype. The PR names the model and the flag; the rest of the command is a stand-in.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3.5-0.8B --dtype float16 --port 30000

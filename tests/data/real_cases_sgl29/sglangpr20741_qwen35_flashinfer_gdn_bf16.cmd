@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/20741 (2026-03-17, closed), seen 2026-12-05: Qwen3.5-27B with --dtype bfloat16 and the FlashInfer linear-attention backend stops in FlashInfer's GDN decode kernel ("A_log must be float32, got torch.bfloat16", gdn_decode.py:1091): qwen3_5.py declares A_log without a dtype, so it takes the model's. The command as the PR quotes it (the one it verified with its fix).
+python -m sglang.launch_server --model Qwen/Qwen3.5-27B --dtype bfloat16 --linear-attn-backend flashinfer

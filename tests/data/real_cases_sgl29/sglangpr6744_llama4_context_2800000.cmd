@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/6744 (2025-05-29, closed), seen 2026-12-05: Llama 4 Scout launched with --context-length 2800000 on 8 GPUs runs out of memory while the scheduler starts ("Received sigquit from a child process"): buffers sized by the context length do not fit. The command as posted.
+python3 -m sglang.launch_server --model-path meta-llama/Llama-4-Scout-17B-16E-Instruct --port 30002 --tp 8 --context-length 2800000

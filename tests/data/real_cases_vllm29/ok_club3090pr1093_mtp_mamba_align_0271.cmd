@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/noonghunna/club-3090/pull/1093 (2026-08-23, vLLM 0.27.1: "--mamba-cache-mode align + --prefix-match-unit 16" on the Qwen3.8-27B MTP composes, TP=2, MTP n=4, fp8 KV; "Boots clean"); the model id is a stand-in for the compose's checkpoint
+vllm serve cyankiwi/Qwen3.8-27B-AWQ-INT4 --tensor-parallel-size 2 --kv-cache-dtype fp8 --speculative-config '{"method":"mtp","num_speculative_tokens":4}' --enable-prefix-caching --mamba-cache-mode align --prefix-match-unit 16

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/AMD-AGI/Infera/pull/68 (2026-08-01: Kimi-K3 on MI355X with --enable-prefix-caching, "the worker reached Ready normally and served", 72.7% prefix cache hits; vLLM drops to Mamba cache 'align' mode itself); the parallel size and port are stand-ins for the manifests'
+vllm serve moonshotai/Kimi-K3 --tensor-parallel-size 8 --trust-remote-code --enable-prefix-caching --port 8000

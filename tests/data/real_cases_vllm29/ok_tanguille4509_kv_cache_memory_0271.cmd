@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/Tanguille/cluster/pull/4509 (2026-08-16, vLLM v0.27.1 live on an R9700: "Setting --kv-cache-memory explicitly to 6 GiB (and raising gpuMemoryUtilization to 0.97 ...) gives 187,945 tokens"; the flag is argparse's abbreviation of --kv-cache-memory-bytes); the other flags follow the PR's summary
+vllm serve cyankiwi/Qwen3.8-27B-AWQ-INT4 --max-model-len 112000 --gpu-memory-utilization 0.97 --kv-cache-memory 6442450944 --trust-remote-code

@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/issues/23615 (2025-08-26, vLLM 0.9.2, the report's second command: "extremely poor accuracy" from Qwen3-Reranker-8B served with --task score and no --hf_overrides; the report's first command, with the overrides, hit a tensor mismatch); the command as posted
+CUDA_VISIABLE_DEVICES=0,1,2,3 vllm serve ./model/Qwen3-reranker-8B --host 0.0.0.0 --port 8000 --task score --tensor-parallel-size 4 --trust-remote-code

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/43062 (2026-05): "--runner pooling --convert classify crashes with ValueError on Qwen3-Reranker-8B due to missing score.weight" (the original Qwen3 reranker needs the Qwen3ForSequenceClassification override with classifier_from_token); the release is not named and the other flags are not given
+vllm serve Qwen/Qwen3-Reranker-8B --runner pooling --convert classify

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/51250 (comment of 2026-08-14, vLLM 0.27.1: "--mamba-cache-mode all being force-downgraded" on Qwen3_5MoeForConditionalGeneration, a GDN hybrid whose class does not declare Mamba prefix caching support); the other flags of the report's server are not given
+vllm serve Qwen/Qwen3.6-35B-A3B --enable-prefix-caching --mamba-cache-mode all
