@@ -222,7 +222,7 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 new = spec.replacement
                 message = f"{name} is deprecated in {schema.label}" + (f"; it now reads {new}" if new else "")
                 advice = f"use {new}" if new else None
-                from argtrace.layers.renamed_env import inverted_advice, is_inverted  # a deprecated name's
+                from argtrace.layers.renamed_env import inverted_advice, is_inverted  # (only here)
 
                 if new and is_inverted(name, new):
                     # The same value under the new name means the opposite (layers/renamed_env.py).

@@ -281,7 +281,8 @@ class Expander(Params):
         if not words or words[0] != toks.words[0].raw:
             return True, None
         cmd, args = words[0], words[1:]
-        from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options  # (at the first one)
+        # (outputs.py is imported at the first emulated command)
+        from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options
 
         if cmd == "echo":
             return True, _echo_output(args)
