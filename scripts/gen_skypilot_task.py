@@ -1,14 +1,17 @@
 #!/usr/bin/env python3
 """Write ``src/argtrace/data/skypilot_task.json`` from SkyPilot's own code (a wheel, never imported).
 
-    pip download skypilot==0.14.1 --no-deps -d /tmp/sky
-    python3 scripts/gen_skypilot_task.py /tmp/sky/skypilot-0.14.1-py3-none-any.whl
+    pip download skypilot==0.14.1 --no-deps -d /tmp/sky      # and 0.8.1, 0.10.0 into /tmp/sky/old
+    python3 scripts/gen_skypilot_task.py /tmp/sky/skypilot-0.14.1-py3-none-any.whl \
+        --older /tmp/sky/old/skypilot-0.8.1-py3-none-any.whl /tmp/sky/old/skypilot-0.10.0-py3-none-any.whl
     python3 scripts/gen_skypilot_task.py --check      # the JSON is well formed and names its sources
 
 What it reads (each recorded with FILE:LINE in the JSON):
 
 * the top-level keys of a task YAML: ``get_task_schema()['properties']`` in ``sky/utils/schemas.py``
-  (the schema has ``additionalProperties: False``, so no other key is a task's);
+  (the schema has ``additionalProperties: False``, so no other key is a task's), a ``**function()`` spread
+  in it read as the keys of the dict that function returns; with ``--older WHEEL...``, the keys those
+  releases took that the newest refuses (``former_task_keys``: ``experimental:``);
 * the variable names: the ``SKYPILOT_*`` constants of ``sky/skylet/constants.py`` (f-strings over
   ``SKYPILOT_ENV_VAR_PREFIX`` evaluated here);
 * which variables the ``run:`` script gets: every ``sky_env_vars_dict['{constants.NAME}']`` and
@@ -39,6 +42,15 @@ def _line_of(text: str, needle: str) -> int:
     return text[: text.index(needle)].count("\n") + 1
 
 
+def _returned_dict(tree: ast.Module, name: str) -> ast.Dict | None:
+    """The dict literal a module-level function ``name`` returns (None: not one)."""
+    for node in tree.body:
+        if isinstance(node, ast.FunctionDef) and node.name == name:
+            ret = next((n for n in ast.walk(node) if isinstance(n, ast.Return)), None)
+            return ret.value if ret is not None and isinstance(ret.value, ast.Dict) else None
+    return None
+
+
 def task_keys(text: str) -> tuple[list[str], int]:
     tree = ast.parse(text)
     for node in ast.walk(tree):
@@ -49,8 +61,29 @@ def task_keys(text: str) -> tuple[list[str], int]:
                 if isinstance(key, ast.Constant) and key.value == "properties":
                     assert isinstance(value, ast.Dict)
                     names = [k.value for k in value.keys if isinstance(k, ast.Constant)]
+                    # `**_experimental_task_schema()` (0.8-0.10): the keys of the dict that function returns
+                    for k, spread in zip(value.keys, value.values, strict=True):
+                        if k is None and isinstance(spread, ast.Call) and isinstance(spread.func, ast.Name):
+                            given = _returned_dict(tree, spread.func.id)
+                            assert given is not None, spread.func.id
+                            names += [g.value for g in given.keys if isinstance(g, ast.Constant)]
                     return sorted(str(n) for n in names), node.lineno
     raise SystemExit("get_task_schema not found")
+
+
+def former_keys(newest: list[str], older: list[str]) -> dict[str, dict[str, object]]:
+    """The task keys older SkyPilot wheels' schemas took that the newest refuses: key -> the releases that
+    took it and where (each wheel's get_task_schema)."""
+    out: dict[str, dict[str, object]] = {}
+    for path in older:
+        version = re.search(r"skypilot-([^-]+)-", Path(path).name)
+        release = version.group(1) if version else "?"
+        keys, line = task_keys(_read(zipfile.ZipFile(path), "sky/utils/schemas.py"))
+        for key in sorted(set(keys) - set(newest)):
+            entry = out.setdefault(key, {"releases": [], "at": {}})
+            entry["releases"].append(release)  # type: ignore[attr-defined]
+            entry["at"][release] = f"sky/utils/schemas.py:{line} (get_task_schema)"  # type: ignore[index]
+    return out
 
 
 def constants(text: str) -> dict[str, str]:
@@ -94,6 +127,7 @@ def main() -> int:
         ok = table["run"] and table["setup"] and table["task_keys"] and table["source"]
         print("well formed" if ok else "malformed")
         return 0 if ok else 1
+    older = sys.argv[sys.argv.index("--older") + 1 :] if "--older" in sys.argv else []
     wheel = zipfile.ZipFile(sys.argv[1])
     version = re.search(r"skypilot-([^-]+)-", Path(sys.argv[1]).name)
     schemas = _read(wheel, "sky/utils/schemas.py")
@@ -130,6 +164,8 @@ def main() -> int:
         "exports_at": f"sky/skylet/log_lib.py:{_line_of(log_lib, 'def make_task_bash_script')} "
         "(make_task_bash_script)",
         "null_env_at": f"sky/task.py:{_line_of(task_text, 'is None. Please set a ')}",
+        # keys older releases took (`experimental:`, 0.8.1-0.10.0): refused by this one only
+        "former_task_keys": former_keys(keys, older),
     }
     OUT.write_text(json.dumps(table, indent=1) + "\n")
     print(f"wrote {OUT}: {len(keys)} task keys, run {sorted(run)}, setup {sorted(setup)}")

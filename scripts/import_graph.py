@@ -71,6 +71,7 @@ LEVELS: tuple[tuple[str, int], ...] = (
     ("argtrace.fixes.supervisor", 2),  # edits of a Supervisor command= (rule pages read it)
     ("argtrace.commands", 5),
     ("argtrace.usage", 5),
+    ("argtrace.quick_argv", 5),  # a command's plain words read without argparse (its options' tables)
     ("argtrace.agent_tools", 5),  # argtrace mcp: tool inputs as argtrace command lines
     ("argtrace.mcp_server", 5),  # the shared command-line options, checked before a command runs
     ("argtrace.cli", 6),

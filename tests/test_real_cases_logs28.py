@@ -330,10 +330,12 @@ CASES = [
         (ERROR7, INFO10),
         "vllm",
         "failed",
-        "weights",
+        # was "weights" (logs29: "Available KV cache memory" above it says the weights were loaded; the
+        # cache is configured and allocated after that line)
+        "kv_cache",
         "[vllm-engine-core-failed] vLLM's engine process died during start-up; the cause is the first error "
-        "above it (during loading the weights). Its traceback is cut after its last frame (tracing/otel.py, "
-        "sync_wrapper)",
+        "above it (during allocating the KV cache). Its traceback is cut after its last frame "
+        "(tracing/otel.py, sync_wrapper)",
         "Read the first ERROR/traceback printed by the EngineCore or Worker process above this line",
         cause="KV cache",
         change="--",

@@ -309,15 +309,19 @@ CASES = [
         change="--enforce-eager",
     ),
     LogCase(
+        # logs29: the copy's last lines after its last whole frame (a frame cut inside its line) no longer
+        # hide that it stops inside the engine's traceback, in _initialize_kv_caches
         "vllm17822_journald_kv_init.log",
         "c",
         "c",
-        (INFO10,),
+        (INFO10, INFO10),
         "vllm",
         "incomplete",
         "unknown",
-        "Launch 1 begins mid-start-up (its first line here, 2,",
-        EXCERPT,
+        "Launch 1 stops inside a traceback (from line 3) (during allocating the KV cache) that the file cuts "
+        "before its exception line",
+        "Give argtrace the lines after the traceback's last frame (its exception line) or the whole log; "
+        "`argtrace why` on the exception line names its raise site and the settings it reads.",
         cause="out of memory",
         change="--max-lora-rank",
         missing="the exception is cut by the copy",

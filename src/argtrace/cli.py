@@ -15,7 +15,7 @@ from collections.abc import Collection, Sequence
 from types import ModuleType
 
 from argtrace import __version__
-from argtrace.commands import COMMAND_MODULES
+from argtrace.commands import COMMAND_MODULES, QUICK_COMMANDS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
 if TYPE_CHECKING:  # imported where used: `--version` needs none of them (argparse included)
@@ -197,6 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _main_kept(words: list[str], argv: Sequence[str] | None, thresholds: tuple[int, ...]) -> int:
+    import contextlib
     import gc
 
     from argtrace import dataclass_code, gettext_once, regex_code
@@ -205,12 +206,17 @@ def _main_kept(words: list[str], argv: Sequence[str] | None, thresholds: tuple[i
     import_pathlib()  # without urllib.parse and ipaddress, which only Path.as_uri needs (1.4% of a check)
 
     command = next((w for w in words if w in COMMAND_MODULES), "argtrace")
+    # a command that may read its words without argparse (QUICK_COMMANDS) enters gettext_once.kept() only
+    # around the parser, if it needs one (_main): importing gettext would cost what the quick reading saves
+    gettext_kept = (
+        contextlib.nullcontext() if words[:1] and words[0] in QUICK_COMMANDS else gettext_once.kept()
+    )
     try:
         # the dataclasses of the modules the command imports get their methods' compiled code from the store
         # kept between runs (dataclass_code.py): compiling it was a quarter of a short check's CPU time; the
         # regular expressions get their compiled programs the same way (regex_code.py), another 5%; and
         # argparse's messages look for their catalogue once (gettext_once.py)
-        with dataclass_code.kept(command=command), regex_code.kept(command=command), gettext_once.kept():
+        with dataclass_code.kept(command=command), regex_code.kept(command=command), gettext_kept:
             return _run_main(words)
     finally:
         if argv is None:
@@ -249,13 +255,31 @@ def _run_main(words: list[str]) -> int:
             sys.stderr = real_stderr
 
 
+def _quick_args(words: list[str]) -> tuple[dict[str, ModuleType], argparse.Namespace] | None:
+    """The command's module and namespace when the command word comes first and its module reads the rest
+    without argparse (``quick_parse``, argtrace/quick_argv.py), else None."""
+    if not (words[:1] and words[0] in QUICK_COMMANDS):
+        return None
+    commands = _load_commands(words[:1])
+    quick = getattr(commands.get(words[0]), "quick_parse", None)
+    args = quick(words[1:]) if quick is not None else None
+    return None if args is None else (commands, args)
+
+
 def _main(words: list[str], stream: RedactingStream) -> int:
-    lone = _lone_command(words, COMMAND_MODULES)  # a module's name is its command's NAME
-    commands = (_load_commands((lone,)) if lone is not None else {}) or _load_commands()
-    try:
-        args = _parse(words, commands)
-    except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
-        return int(exc.code or 0)
+    quick = _quick_args(words)
+    if quick is not None:
+        commands, args = quick
+    else:
+        from argtrace import gettext_once
+
+        lone = _lone_command(words, COMMAND_MODULES)  # a module's name is its command's NAME
+        commands = (_load_commands((lone,)) if lone is not None else {}) or _load_commands()
+        try:
+            with gettext_once.kept():  # within _main_kept's own (a no-op) unless it skipped it
+                args = _parse(words, commands)
+        except SystemExit as exc:  # argparse: --help/--version exit 0, usage errors exit 2
+            return int(exc.code or 0)
     if getattr(args, "show_secrets", False):
         stream.scrub = _unchanged  # the opt-out covers stderr too; control characters stay escaped
     if not getattr(args, "command", None):

@@ -6,10 +6,13 @@
 
 from __future__ import annotations
 
-import argparse
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from argtrace.model import UsageError
+
+if TYPE_CHECKING:  # annotations only: `log`'s plain words are read without argparse (quick_argv.py)
+    import argparse
 
 
 def check_common_options(args: argparse.Namespace, *, remote: bool) -> None:

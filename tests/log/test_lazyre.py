@@ -67,6 +67,10 @@ EXTRA = [
     # what split_prefix meets after an outer time (logs_5: a cloud logging export, lemonade's wrapper)
     "[severity: ERROR] [2026-02-18 14:43:05 TP1] Scheduler hit an exception: Traceback",
     "[Error] (Process) (EngineCore pid=42521) ERROR 06-09 14:01:52 [core.py:1136]     raise ValueError(",
+    # what split_prefix meets after an outer time (logs29: a log collector's pod name and ``>>``,
+    # slime#1177)
+    "leihaodi-qwen3-8b-rl-eagle3-20251218-162008s-3da56-cfcd2 >> (SGLangEngine pid=3111) [2025-12-18 "
+    "08:24:01 TP7] Scheduler hit an exception: Traceback (most recent call last):",
 ]
 
 
@@ -92,9 +96,12 @@ def _span(m: re.Match[str] | None) -> tuple[tuple[int, int], tuple[str | None, .
 def test_the_analyser_has_lazy_patterns_with_needles() -> None:
     # analyze.py's 39, pasted.py's _JOINED, prefix.py's 3 of logs_3, _COMPOSE of logs_4, 2 of logs_5,
     # 2 of logs6 (a bracketed ISO time, a markdown quote), 1 of logs18 (a CI viewer's line number), 3 of
-    # logs25 (a CSV export's epoch time, a launcher's tag, vLLM's process tag in brackets)
-    assert len(PATTERNS) == 52
-    assert sum(1 for p in PATTERNS.values() if p.needles) == 40
+    # logs25 (a CSV export's epoch time, a launcher's tag, vLLM's process tag in brackets), pyrepr.py's
+    # _IDENT (logspeed29: a name read in one match); logs29: 1 more (a log collector's source name before
+    # ``>>``), 1 fewer (timeline's _VLLM_DRAFT: no vLLM line says a draft alone was loaded; "Loading drafter
+    # model" begins the step, hang._KEPT_BEGINS)
+    assert len(PATTERNS) == 53
+    assert sum(1 for p in PATTERNS.values() if p.needles) == 41
     assert len(LINES) > 500
 
 

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import math
+import random
 from pathlib import Path
 
 import pytest
 
+from argtrace.layers.log import pyrepr
 from argtrace.layers.log.pyrepr import parse_kw_list, parse_record, parse_value
 
 LOGS = Path(__file__).resolve().parents[1] / "data" / "logs"
@@ -158,3 +160,82 @@ def test_the_same_dump_read_again_is_a_dump_of_its_own() -> None:
     config = "model='/m', dtype=torch.bfloat16, served_model_name=x"
     parse_kw_list(config).values["dtype"] = "changed"
     assert parse_kw_list(config).values["dtype"] == "torch.bfloat16"
+
+
+def _ident_one_at_a_time(self: pyrepr._Reader) -> str:
+    """``_Reader.ident`` as it was: a character at a time (session 29 takes the run in one match)."""
+    s, n, start = self.s, self.n, self.i
+    i = start
+    while i < n and (s[i].isalnum() or s[i] in "_."):
+        i += 1
+    self.i = i
+    return s[start:i]
+
+
+def _string_one_at_a_time(self: pyrepr._Reader) -> str:
+    """``_Reader.string`` as it was: a character at a time."""
+    raw = False
+    while self.s[self.i] in "rbuRBUf":
+        raw = raw or self.s[self.i] in "rR"
+        self.i += 1
+    quote = self.s[self.i]
+    triple = self.s.startswith(quote * 3, self.i)
+    delim = quote * 3 if triple else quote
+    self.i += len(delim)
+    out: list[str] = []
+    s, n = self.s, self.n
+    while True:
+        if self.i >= n:
+            raise pyrepr._Truncated
+        if s.startswith(delim, self.i):
+            self.i += len(delim)
+            return "".join(out)
+        ch = s[self.i]
+        if ch == "\\" and not raw:
+            if self.i + 1 >= n:
+                raise pyrepr._Truncated
+            out.append(self._escape())
+            continue
+        out.append(ch)
+        self.i += 1
+
+
+def _readings(texts: list[str]) -> list[object]:
+    out: list[object] = []
+    for text in texts:
+        pyrepr._parse_record.cache_clear()
+        pyrepr._parse_kw_list.cache_clear()
+        out.append(parse_record("ServerArgs(" + text))
+        out.append(parse_record("{" + text))
+        out.append(parse_kw_list(text))
+        try:
+            out.append(parse_value(text))
+        except ValueError as exc:
+            out.append(str(exc))
+    return out
+
+
+def test_names_and_strings_read_by_runs_equal_the_character_loops(monkeypatch: pytest.MonkeyPatch) -> None:
+    # every character sre's \w takes is one str.isalnum() or "_" takes, and no other
+    word = pyrepr._IDENT.compiled
+    assert all(
+        (word.fullmatch(ch) is not None) == (ch.isalnum() or ch in "_.")
+        for ch in map(chr, range(0x110000))
+        if not 0xD800 <= ord(ch) < 0xE000
+    )
+    rnd = random.Random(29)
+    alphabet = "()[]{}<>'\"\\,=:. _-0123456789abcXYZrbuRf\n\t#é²٣"
+    texts = ["".join(rnd.choice(alphabet) for _ in range(rnd.randint(0, 60))) for _ in range(3000)]
+    texts += ["'''a'b''c'''", 'r"\\"', "b'\\x4'", "f'x", "u'\\u00e9\\n'", "rb'\\'", '"""a\\"""']
+    texts += [_line("vllm_0.20_qwen36_mtp.log", "with config: ")]
+    for name in sorted(p.name for p in LOGS.glob("*.log"))[:40]:
+        for line in (LOGS / name).read_text(encoding="utf-8", errors="replace").splitlines():
+            for marker in ("with config: ", "non-default args: ", "server_args=", "args: Namespace("):
+                if marker in line:
+                    texts.append(line.split(marker, 1)[1])
+    now = _readings(texts)
+    monkeypatch.setattr(pyrepr._Reader, "ident", _ident_one_at_a_time)
+    monkeypatch.setattr(pyrepr._Reader, "string", _string_one_at_a_time)
+    assert _readings(texts) == now
+    pyrepr._parse_record.cache_clear()
+    pyrepr._parse_kw_list.cache_clear()

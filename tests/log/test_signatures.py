@@ -6,7 +6,10 @@ import json
 import re
 from pathlib import Path
 
+import pytest
+
 from argtrace.layers.log.signatures import (
+    Signature,
     _top_level_alternation,
     catalog_markdown,
     load_catalog,
@@ -139,8 +142,8 @@ def test_a_needle_is_in_every_line_its_signature_matches() -> None:
     # needle (it also reads the negative ``Available KV cache memory: -0.83 GiB`` its check raises on);
     # logs28: compiled-extension-torch-abi, compiled-extension-cuda-driver-symbol, cuda-no-kernel-image
     # (cuda-illegal-memory-access has none: two alternatives); sgl29: sglang-mamba-conv-dtype-kernel,
-    # sglang-mamba-conv-dtype-index-put
-    assert sum(1 for sig in catalog.signatures if sig.needle) == 59
+    # sglang-mamba-conv-dtype-index-put; logs29: vllm-spec-draft-model-unsupported
+    assert sum(1 for sig in catalog.signatures if sig.needle) == 60
     lines = []
     for path in sorted((REPO / "tests" / "data").rglob("*.log")):
         for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
@@ -249,4 +252,55 @@ def test_required_prefix_answers_as_the_character_walk_did() -> None:
     assert [required_prefix(p) for p in patterns] == [_required_prefix_walked(p) for p in patterns]
     assert [_top_level_alternation(p) for p in patterns] == [_alternation_walked(p) for p in patterns]
     assert sum(map(_top_level_alternation, patterns)) > 1000  # both answers were tried
-    assert sum(1 for sig in load_catalog().signatures if sig.needle) == 59
+    assert sum(1 for sig in load_catalog().signatures if sig.needle) == 60
+
+
+def test_the_catalog_kept_between_runs_equals_the_one_parsed_from_the_json(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from argtrace.layers.log import signatures
+    from argtrace.resolver import data_cache
+
+    monkeypatch.setenv("ARGTRACE_DATA_CACHE", str(tmp_path))
+    monkeypatch.delenv("ARGTRACE_NO_DATA_CACHE", raising=False)
+    parsed = signatures.parse_catalog(json.loads(DATA.read_text(encoding="utf-8")))
+    before = len(data_cache.paths_read())
+    loaded = []
+    try:
+        for _ in range(2):  # the first run builds and keeps the copy, the second reads it
+            signatures.load_catalog.cache_clear()
+            loaded.append(signatures.load_catalog())
+    finally:
+        signatures.load_catalog.cache_clear()
+    kept = [p for p in data_cache.paths_read()[before:] if "error-signatures-" in p]
+    assert len(kept) == 1 and kept[0].startswith(str(tmp_path))
+    for catalog in loaded:
+        assert catalog == parsed
+        assert catalog.version == parsed.version == 1
+        # the same instances as __init__ makes: type, every field (order included) and its value's type
+        for got, want in zip(catalog.signatures, parsed.signatures, strict=True):
+            assert type(got) is Signature
+            assert list(got.__dict__.items()) == list(want.__dict__.items())
+            assert [type(v) for v in got.__dict__.values()] == [type(v) for v in want.__dict__.values()]
+            assert got.pattern.pattern == want.regex  # the cached_property still compiles on first use
+    # a catalog edited since (its file's size or time changed) is parsed again, never served the old copy
+    package = tmp_path / "argtrace"
+    module = package / "layers" / "log" / "signatures.py"
+    module.parent.mkdir(parents=True)
+    module.write_text(Path(signatures.__file__).read_text(encoding="utf-8"), encoding="utf-8")
+    (package / "data").mkdir()
+    json_file = package / "data" / signatures.CATALOG_FILE
+    json_file.write_text(DATA.read_text(encoding="utf-8"), encoding="utf-8")
+    monkeypatch.setattr(signatures, "__file__", str(module))
+    counts = []
+    try:
+        for keep in (None, 3):
+            if keep is not None:
+                raw = json.loads(DATA.read_text(encoding="utf-8"))
+                raw["signatures"] = raw["signatures"][:keep]
+                json_file.write_text(json.dumps(raw), encoding="utf-8")
+            signatures.load_catalog.cache_clear()
+            counts.append(len(signatures.load_catalog().signatures))
+    finally:
+        signatures.load_catalog.cache_clear()
+    assert counts == [len(parsed.signatures), 3]

@@ -19,15 +19,17 @@ The command line wins: a value is taken from the file only where the option was 
 
 from __future__ import annotations
 
-import argparse
 import fnmatch
 import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argtrace.model import SEVERITIES, Report, UsageError
+
+if TYPE_CHECKING:  # annotations only: `log`'s plain words are read without argparse (quick_argv.py)
+    import argparse
 
 # config key -> (argparse dest, is a path relative to the file)
 OPTIONS = {

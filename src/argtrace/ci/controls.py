@@ -3,11 +3,12 @@
 
 from __future__ import annotations
 
-import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # annotations only: `--help` builds these options without the report model (issue 18)
+    import argparse
+
     from argtrace.ci.config import Config
     from argtrace.model import Finding, Report
 

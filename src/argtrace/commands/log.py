@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import argparse
 from typing import TYPE_CHECKING, Any
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # annotations only: plain words are read without argparse (quick_parse)
+    import argparse
+
     from argtrace.model import Report
+    from argtrace.quick_argv import Spec
 
 NAME = "log"
 HELP = (
@@ -43,6 +45,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="list the logged settings whose name contains TEXT (e.g. mamba_scheduler)",
     )
     parser.add_argument("--all-settings", action="store_true", help="list every setting the log shows")
+
+
+# add_arguments' options for argtrace/quick_argv.py, in their order (tests/test_quick_argv.py derives them
+# from the parser): (dest, action, option string or None for a positional, default, choices)
+QUICK_SPECS: tuple[Spec, ...] = (
+    ("log", "store", None, None, None),
+    ("launch", "store", "--launch", None, None),
+    ("launched_after", "store", "--launched-after", None, None),
+    ("framework", "store", "--framework", None, ("sglang", "vllm")),
+    ("expect", "append", "--expect", [], None),
+    ("setting", "store", "--setting", None, None),
+    ("all_settings", "store_true", "--all-settings", False, None),
+)
+
+
+def quick_parse(words: list[str]) -> argparse.Namespace | None:
+    """The namespace of ``log`` + ``words`` when they are plain, without argparse (argtrace/quick_argv.py)."""
+    from argtrace.quick_argv import common_specs, parse
+
+    return parse(NAME, words, (*common_specs(), *QUICK_SPECS))
 
 
 def _expectations(items: list[str]) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from argtrace import localfs
+from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
 
 DEFAULT_TIMEOUT = 240.0  # seconds; ARGTRACE_RESOLVE_TIMEOUT overrides it
@@ -360,6 +361,10 @@ def resolve_server(
         # it refused (a flag taken as --model-path's value) are no model to look up
         stop = parser_section.get("error") or f"exit {parser_section['exit_status']}"
         section["reason"] = f"the command line is refused first ({stop})"
+        if UNKNOWN_PREFIX in stop:
+            # what argparse stopped on is a word not known statically (a Python launch's words added under a
+            # test known only when it runs): the refusal is the placeholder's, not the launch's
+            section["reason"] = "an argv word cannot be known statically"
         result.findings.append(
             rules.RS004.finding(
                 f"resolution skipped: {section['reason']}, so the server never resolves its settings",

@@ -10,9 +10,12 @@ when the block ends; failures are :class:`~argtrace.model.UsageError` (exit stat
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 from collections.abc import Collection, Iterator, Sequence
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:  # annotations only: `log`'s plain words are read without argparse (quick_argv.py)
+    import argparse
 
 GLOBAL_OPTIONS_WITH_VALUE = ("--host", "--ssh-option")
 

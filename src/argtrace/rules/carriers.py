@@ -283,7 +283,9 @@ TP069 = Rule(
         "(`get_task_schema()` in `sky/utils/schemas.py`, `additionalProperties: False`; SkyPilot 0.14.1): "
         "`env:` for `envs:`, `resource:` for `resources:` or `nodes:` for `num_nodes:` stop the launch with "
         "`Invalid task YAML: Additional properties are not allowed`. The values under the misspelt key "
-        "reach nothing."
+        "reach nothing. A key older releases took (`experimental:`, SkyPilot 0.8.1 and 0.10.0, whose "
+        "`config_overrides` became the top-level `config:`) is a warning naming them: which SkyPilot runs "
+        "the task is not in the file."
     ),
     fix="Rename the key to the one SkyPilot reads (the message names the nearest).",
     example=Example(
@@ -411,5 +413,35 @@ TP106 = Rule(
     correct=Example(
         files={"services/sglang/override.env": "HF_HUB_OFFLINE=0\n", "compose.sglang.yml": _FRAGMENT},
         argv=("check", "compose.sglang.yml"),
+    ),
+)
+
+
+_INCLUDED = (
+    "services:\n  vllm:\n    image: vllm/vllm-openai:v0.11.1\n    command: >\n"
+    "      Qwen/Qwen3-8B\n      --max-model-len 8192\n"
+)
+
+TP105 = Rule(
+    code="TP105",
+    layer="transport",
+    severity="error",
+    title="A compose file's `include:` names a file that is not there: `docker compose` stops",
+    rationale=(
+        'A compose file\'s top-level `include:` (Compose Specification, "Include"; docker compose 2.20 and '
+        "later) loads each named compose file as an application of its own and merges its services; a "
+        "relative path is the including file's project directory's. docker compose reads them before it "
+        "starts anything, so a path that is not there stops `docker compose up` and no service starts. "
+        "argtrace reads the services of every file an `include:` names (each with its own project "
+        "directory's `.env`), and says which one it could not read."
+    ),
+    fix="Write the path of the compose file as it is from the including file's directory.",
+    example=Example(
+        files={"compose.yml": "include:\n  - compose-vllm.yml\n"},
+        argv=("check", "compose.yml"),
+    ),
+    correct=Example(
+        files={"compose.yml": "include:\n  - compose-vllm.yml\n", "compose-vllm.yml": _INCLUDED},
+        argv=("check", "compose.yml"),
     ),
 )

@@ -25,6 +25,7 @@ from argtrace.layers.log.launch import (
     stopped_after,
 )
 from argtrace.layers.log.lines import KEEP_LINES
+from argtrace.layers.log.pasted import FRAME_GAP as _FRAME_GAP
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.ray_death import watchdog_before
 from argtrace.layers.log.redaction import _Redactor
@@ -43,6 +44,7 @@ _STAGE_TEXT = {
     "mamba_cache": "allocating the Mamba state cache",
     "kv_cache": "allocating the KV cache",
     "cuda_graph": "capturing CUDA graphs",
+    "warmup": "warming the model up (its dummy runs after the KV cache was allocated)",
     "draft_worker": "starting the speculative draft worker",
     "serving": "serving",
     "distributed": "initialising the distributed (NCCL) group",
@@ -596,7 +598,9 @@ def _cut_at_end(lc: Launch) -> tuple[int, list[str]] | None:
             if any(FRAME_LINE.match(b) for b in bodies):
                 return line, bodies
         return None
-    if lc.loose_frames and lc.loose_frames[-1][0] >= lc.last_line and not lc.errors:
+    # the lines after the last frame, with no error among them: its source line and ``^^^`` marker, the
+    # next frame cut inside its path (vllm#54526: ``...   File "/usr/local/lib/python3.12/.../vllm/v1/spec_``)
+    if lc.loose_frames and lc.loose_frames[-1][0] >= lc.last_line - _FRAME_GAP and not lc.errors:
         return lc.loose_frames[0][0], [f"  {text}" for _n, text in lc.loose_frames]
     return None
 

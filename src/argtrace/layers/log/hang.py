@@ -35,6 +35,9 @@ _KEPT_BEGINS = (
     # piecewise CUDA graph begin", model_runner), 0.5.2x's named ones ("Capture target decode CUDA graph
     # begin", cuda_graph_setup.py); not a draft model's, which is the draft worker's step
     ("cuda_graph", _lazy(_CAPTURE_BEGIN, needles=("graph begin",))),
+    # vLLM gpu_model_runner.load_model (0.33.0 gpu_model_runner.py:5010): the speculative draft's weights
+    # load after the target's, before "Model loading took" (vllm#26328: a worker died right after it)
+    ("draft_worker", _lazy(r"Loading drafter model", needles=("drafter model",))),
 )
 # The file's last line (kept by every scan): a progress bar, or a line that no anchor keeps.
 _TAIL_BEGINS = (
@@ -84,6 +87,8 @@ def begun_at_tail(last_line: str) -> str | None:
 _PROGRESS = {
     "distributed": 1.0,
     "weights": 2.0,
+    # vLLM loads a speculative draft within its load_model, after the target's weights
+    "draft_worker": 2.5,
     "weights_loaded": 3.0,
     "kv_cache_allocated": 4.0,
     "memory_pool_end": 4.0,

@@ -244,9 +244,27 @@ def stage_after(launch: Launch, line: int) -> str:
         return max(began)[1] if began else "unknown"
     if "server_ready" in reached:
         return "serving"
+    # a later step's line says the earlier ones ended (an excerpt may start past their lines): CUDA graphs are
+    # captured once the KV cache is allocated, which is once the weights are loaded (vllm#14728's excerpt
+    # starts at "Graph capturing finished": not "loading the weights")
+    if reached & {"cuda_graph_captured"}:
+        reached |= {"kv_cache_allocated"}
+    if reached & {"kv_cache_allocated", "memory_pool_end", "draft_worker_ready"}:
+        reached |= {"weights_loaded"}
     if "weights_loaded" not in reached:
         return "weights"
     if "kv_cache_allocated" not in reached and "memory_pool_end" not in reached:
+        return "kv_cache"
+    kv = launch.events.get("kv_cache_allocated")
+    if (
+        launch.framework == "vllm"
+        and kv is not None
+        and "tokens" not in kv.fields
+        and not reached & {"cuda_graph_captured", "memory_pool_end"}
+    ):
+        # vLLM's "Available KV cache memory" is the profile's answer (0.33.0 gpu_worker.py
+        # determine_available_memory); the engine configures and allocates the cache after it ("GPU KV cache
+        # size", initialize_from_config), before any capture (xinference#4926's copy stops there)
         return "kv_cache"
     if "cuda_graph_captured" not in reached and not (
         launch.warmed_up_line is not None and launch.warmed_up_line <= line
@@ -254,4 +272,9 @@ def stage_after(launch: Launch, line: int) -> str:
         return "cuda_graph"
     if launch.speculative and "draft_worker_ready" not in reached:
         return "draft_worker"
+    if launch.framework == "vllm" and "cuda_graph_captured" in reached and launch.warmed_up_line is None:
+        # vLLM V1 warms the sampler up after its CUDA graphs and then logs "init engine (profile, create kv
+        # cache, warmup model) took" (0.33.0 gpu_worker.compile_or_warm_up_model): before that line, not
+        # serving yet
+        return "warmup"
     return "serving"

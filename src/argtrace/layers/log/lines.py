@@ -7,7 +7,6 @@ reader can use the prefilter without the prefilter importing the reader back (on
 
 from __future__ import annotations
 
-import html
 import json
 import re
 import zlib
@@ -338,7 +337,13 @@ def _decode(data: bytes) -> str:
     if "^[" in text or "ESC[" in text or "#033[" in text or text.endswith("^M"):
         return _caret_notation(text)
     if "&quot;" in text or "&#39;" in text or "&#x27;" in text:
+        # imported here: building ``html.entities``' 2,200-name table is 8 M instructions of every ``log``
+        # run (issue 18), and only a log copied from a web page's source holds these entities
+        import html
+
         return html.unescape(text)
+    if 'File \\"' in text:
+        return text.replace('\\"', '"')
     return text
 
 
@@ -347,6 +352,12 @@ def _decode(data: bytes) -> str:
 # (xorbitsai/inference#3785: ``File &quot;/home/test/.local/.../vllm/engine/async_llm_engine.py&quot;, line
 # 976``). A line holding an escaped quote, which a server's own line never writes, is read as the page showed
 # it; a line with a lone ``&lt;`` or ``&amp;`` (a logged prompt's own text) stays as written.
+
+
+# A traceback copied out of a JSON string (a report pasting a service's JSON error field) keeps its quotes
+# escaped: ``  File \"/sgl-workspace/sglang/python/sglang/srt/managers/scheduler.py\", line 2708, in
+# run_scheduler_process`` (sglang#15050). A frame line holding ``File \"`` is read with its quotes unescaped;
+# docker's json-file records are unwrapped whole above.
 
 
 # A log shown through ``cat -v`` or a pager and pasted from there: ESC printed as ``^[`` and a carriage return

@@ -16,18 +16,18 @@ from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.reader import Line
 
 # Lines between a traceback's last frame and its exception line (the source line, its ^^^ marker).
-_FRAME_GAP = 4
+FRAME_GAP = 4
 
 
 def frames_before(frames: list[tuple[int, str]], line_no: int) -> list[str]:
-    """The run of loose frames that ends just before ``line_no`` (each within ``_FRAME_GAP`` lines of the
+    """The run of loose frames that ends just before ``line_no`` (each within ``FRAME_GAP`` lines of the
     next): the traceback of the exception on that line."""
     run: list[str] = []
     nxt = line_no
     for number, text in reversed(frames):
         if number >= line_no:
             continue
-        if nxt - number > _FRAME_GAP:
+        if nxt - number > FRAME_GAP:
             break
         run.append(text)
         nxt = number
@@ -40,9 +40,14 @@ _JOINED = _lazy(
     r"(?<=\S)\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
     r"|^\s+(?=(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?\s+\[)"
     r"|(?<=\S)\s+(?=\[\d{4}-\d\d-\d\d \d\d:\d\d:\d\d[^\]]*\] )"
+    # a vLLM process's tag (stages.VLLM_PROCESS's names, Ray's ``ip=``) inside a line: its own lines run
+    # together, each still behind its tag (vllm#31883: ``(APIServer pid=135812)     raise NotImplementedError(
+    # (APIServer pid=135812) NotImplementedError: ...`` on one line)
+    r"|(?<=\S)\s+(?=\((?:APIServer|EngineCore(?:_DP\d+)?|DPEngineCoreActor\w*|DPCoordinator|Worker(?:_\w+)?|"
+    r"VllmWorker\w*|RayWorkerWrapper) pid=\d+(?:, ip=[\d.]+)?\) )"
     # a carriage return shown as ``^M`` (``cat -v``, seed-oss#10) before the next line's process tag or prefix
     r"|\^M(?=\([A-Za-z_]\w*(?: \w+=[\w.]+)*\) |(?:INFO|WARNING|ERROR|DEBUG|CRITICAL) \d\d-\d\d |\[\d{4}-)",
-    needles=("INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL ", "] ", "^M"),
+    needles=("INFO ", "WARNING ", "ERROR ", "DEBUG ", "CRITICAL ", "] ", "^M", " pid="),
 )
 
 

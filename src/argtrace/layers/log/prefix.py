@@ -32,6 +32,11 @@ _OUTER_TS = _lazy(
 # (``[2025-10-22T02:06:19.566Z] ERROR 10-21 19:06:19 [core.py:396] ...``, deepseek-ai/DeepSeek-OCR#5;
 # ``[2025-11-06T02:08:27.716Z] [2025-11-06 02:08:27] Load weight begin.``, sglang#12031): only with the ``T``
 # between date and time, so SGLang's own ``[2025-11-06 02:08:27 TP0]`` is never taken for it.
+# A log collector's source name and ``>>`` after its time stamp, before the line it forwards (a Kubernetes
+# job's pod: ``[2025-12-18T16:24:02+08:00] leihaodi-qwen3-8b-rl-eagle3-...-cfcd2 >> (SGLangEngine pid=3111)
+# [2025-12-18 08:24:01 TP7] Scheduler hit an exception``, THUDM/slime#1177): taken off after an outer time
+# only.
+_FORWARDED_FROM = _lazy(r"^[A-Za-z0-9][\w.-]* >> ", needles=(" >> ",))
 _OUTER_TS_BRACKETED = _lazy(
     r"^\[(\d{4}-\d\d-\d\d)T(\d\d:\d\d:\d\d)(?:[.,]\d+)?(?:Z|[+-]\d\d:?\d\d)?\]\s?",
     needles=("[",),
@@ -148,6 +153,8 @@ def split_prefix(text: str) -> Parsed:
     if m:
         out.time = _dt(m.group(1), m.group(2))
         s = s[m.end() :]
+        if " >> " in s[:256] and (mf := _FORWARDED_FROM.match(s)):
+            s = s[mf.end() :]
         mt = _TRACING.match(s)
         if mt:
             s = s[mt.end() :]

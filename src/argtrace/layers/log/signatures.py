@@ -59,11 +59,38 @@ class Catalog:
     signatures: tuple[Signature, ...]
 
 
+# Signature's fields in their order: a kept copy of the catalog is one tuple of their values per entry
+_FIELDS = tuple(Signature.__dataclass_fields__)
+
+
 @lru_cache(maxsize=1)
 def load_catalog() -> Catalog:
-    """The bundled catalog, compiled once."""
-    text = (Path(__file__).resolve().parents[2] / "data" / CATALOG_FILE).read_text(encoding="utf-8")
-    return parse_catalog(json.loads(text))
+    """The bundled catalog, compiled once, from the copy kept between runs when there is one.
+
+    Parsing the JSON, working out each entry's ``needle`` and creating its ``Signature`` was 8 M
+    instructions of every ``log`` run (issue 18), the same answer each time: ``resolver/data_cache.py``
+    keeps it as ``marshal`` data, keyed by this module and the JSON file (a changed entry, or a changed
+    ``required_prefix``, builds it again). The entries are made as the frozen dataclass's ``__init__``
+    makes them (each field set in the instance's ``__dict__`` in order, no ``__post_init__``) without
+    calling it: half the cost of a copy's load (tests/log/test_signatures.py compares them)."""
+    from argtrace.resolver.data_cache import cached
+
+    here = Path(__file__)
+    source = here.resolve().parents[2] / "data" / CATALOG_FILE
+    version, rows = cached("error-signatures", (source, here), lambda: _catalog_rows(source))
+    new = object.__new__
+    signatures = []
+    for row in rows:
+        sig = new(Signature)
+        sig.__dict__.update(zip(_FIELDS, row, strict=True))
+        signatures.append(sig)
+    return Catalog(version=version, signatures=tuple(signatures))
+
+
+def _catalog_rows(source: Path) -> tuple[int, tuple[tuple[Any, ...], ...]]:
+    """The catalog parsed from ``source`` as plain data: its version and each entry's field values."""
+    catalog = parse_catalog(json.loads(source.read_text(encoding="utf-8")))
+    return catalog.version, tuple(tuple(sig.__dict__[name] for name in _FIELDS) for sig in catalog.signatures)
 
 
 def parse_catalog(data: dict[str, Any]) -> Catalog:

@@ -32,6 +32,7 @@ AFTER_ARGS_STAGES = frozenset(
         "distributed",
         "engine_config",
         "model_run",
+        "warmup",
     }
 )
 
@@ -152,15 +153,29 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         text,
     ):
         return "cuda_graph"
-    if re.search(r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter", text):
+    # SGLang's draft workers; vLLM's drafter (a proposer of v1/spec_decode/ loading its model: 0.33.0
+    # gpu_model_runner.load_model calls ``self.drafter.load_model``, llm_base_proposer.py, vllm#54526)
+    if re.search(
+        r"eagle_worker|draft_worker|EAGLEWorker|MTPWorker|drafter|"
+        r'spec_decode[/\\]\w+\.py", line \d+, in (?:load_model|_get_model)\b',
+        text,
+    ):
         return "draft_worker"
     if re.search(r"(?i)mamba", frames) and re.search(r"init_memory_pool|alloc|pool", frames):
         return "mamba_cache"
+    # vLLM's profile run (gpu_model_runner.profile_run, called by gpu_worker.determine_available_memory) sizes
+    # the KV cache
     if re.search(
-        r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache",
+        r"init_memory_pool|profile_max_num_token|kv_cache|determine_available_memory|initialize_kv_cache|"
+        r"\bprofile_run\b",
         text,
     ):
         return "kv_cache"
+    # vLLM's warm-up once the KV cache is allocated (gpu_worker.compile_or_warm_up_model: the CUDA graphs,
+    # then the sampler's dummy run, 0.33.0 gpu_worker.py); a bare _dummy_sampler_run is not enough (the
+    # profile run calls it too)
+    if re.search(r"\bcompile_or_warm_up_model\b", frames):
+        return "warmup"
     # quantized weights are repacked for their kernels once loaded (process_weights_after_loading:
     # gptq_marlin_repack, awq_marlin_repack): still the weights step
     if re.search(

@@ -58,7 +58,9 @@ _VLLM_INIT_ENGINE = _lazy(
 _VLLM_GRAPH = _lazy(
     r"Graph capturing finished in (?P<s>[\d.]+) secs?, took " + _GB, needles=("Graph capturing finished in ",)
 )
-_VLLM_DRAFT = _lazy(r"(?i)(?:Loading drafter model|drafter model.*loaded|draft model.*took)")
+# (vLLM's "Loading drafter model..." begins the draft's loading, hang._KEPT_BEGINS: 0.33.0's
+# gpu_model_runner.py:5010 logs it just before ``self.drafter.load_model(self.model)``, and "Model loading
+# took" (:5089) follows both models; no vLLM line says the draft alone was loaded.)
 _DRAFT_TYPE = _lazy(r"(?i)mtp|nextn|eagle|draft|dspark|medusa|dflash")
 
 # Every timeline line contains one of these (a cheap test before the regexes).
@@ -76,8 +78,6 @@ _TIMELINE_KEYS = (
     "took",
     "KV cache",
     "Maximum concurrency",
-    "drafter",
-    "draft model",
 )
 
 
@@ -185,10 +185,9 @@ def _timeline(launch: Launch, body: str, event: Any, line_no: int) -> None:
             event("draft_worker_ready", gib=_num(m.group(1)), source="draft model loaded")
         else:
             event("weights_loaded", gib=_num(m.group(1)))
-        return
-    m = _VLLM_DRAFT.search(body)
-    if m:
-        event("draft_worker_ready", source="drafter model")
+            if "draft_worker" in launch.begun:
+                # "Model loading took" follows the drafter's loading too (0.33.0 gpu_model_runner.py:5089)
+                event("draft_worker_ready", source="model loading took")
         return
     m = _VLLM_KV_MEM.search(body)
     if m:

@@ -526,7 +526,10 @@ def _shared_logs(ev: E.ShellEvaluator) -> list[Finding]:
             continue
         by_file.setdefault(so, []).append(s)
     out: list[Finding] = []
-    for name, group in by_file.items():
+    for name, every in by_file.items():
+        # one command met again with the same words (a retry loop's `launch` after the last start died) is
+        # the same server started anew, whose earlier log the single-server note (SH009 info) covers
+        group = list({(s.at, tuple(w.text for w in s.argv)): s for s in every}.values())
         if len(group) < 2 or not any(server_outputs(s)["stdout_mode"] == ">" for s in group):
             continue
         ats = ", ".join(s.at for s in group[:4])
@@ -716,6 +719,17 @@ _SC_COVERED: dict[str, set[int]] = {
 _SC_LEVEL: dict[str, Any] = {"error": "warning", "warning": "info", "info": "info", "style": "info"}
 
 
+def _no_effect_on_launch(code: int, text: str) -> bool:
+    """A shellcheck error that changes nothing the launch runs: SC2145 (`"...$@"` joins the arguments) on a
+    line that only prints them (`echo "args: $@"`, gpu-recipes' launchers), and SC1128 (a license comment
+    above `#!/bin/bash`): bash reads the file as a script all the same when it is run with `bash FILE` or
+    exec'd from a shell (bash(1), COMMAND EXECUTION: a file that is not a binary is read by a subshell);
+    only an exec without a shell would fail, and that is not in the file."""
+    if code == 1128:
+        return True
+    return code == 2145 and text.lstrip().startswith(("echo ", "printf "))
+
+
 def _continues_after(lines: list[bytes], line: int) -> bool:
     """Whether the first line after ``line`` (1-based) that is neither blank nor a comment reads as the rest
     of a command cut off by a comment's trailing backslash (SC1143): it starts with an option (`--port 8000`).
@@ -780,6 +794,8 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
         level = _SC_LEVEL.get(c.level, "info")
         if c.code == 1143 and not _continues_after(lines, c.line):
             level = "info"  # the comment's backslash cuts nothing off: only comments or blanks follow it
+        elif _no_effect_on_launch(c.code, text):
+            level = "info"
         out.append(
             Finding(
                 code=f"SC{c.code}",

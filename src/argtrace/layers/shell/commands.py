@@ -33,7 +33,7 @@ from argtrace.layers.shell.core import (
     vanished_in,
 )
 from argtrace.layers.shell.fastpaths import FastPaths
-from argtrace.layers.shell.invocation import sbatch_job
+from argtrace.layers.shell.invocation import option_texts, sbatch_job
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin, filter_output, heredoc_text, stdin_filter
 from argtrace.layers.shell.wrapenv import expand_env_s
@@ -613,7 +613,7 @@ class Commands(FastPaths):
         elif base == "envsubst" and all(w.text is not None for w in argv):
             # not captured (`envsubst < t.yaml > pod.yaml`): read for what it loses (SH054)
             stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
-        inner = unwrap_command(texts)
+        inner = unwrap_command(option_texts(argv, texts))
         per_task: Mapping[str, str] | None = None
         export = None
         if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
@@ -805,7 +805,7 @@ class Commands(FastPaths):
         if holes_written:
             from argtrace.layers.shell.holes import name_holes
 
-            name_holes(child.servers, child.events, holes_written, holes)
+            name_holes(child.servers, child.events, holes_written, holes, child.commands)
         for s in child.servers:
             s.index = len(self.servers)
             self.servers.append(s)

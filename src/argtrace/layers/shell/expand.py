@@ -81,6 +81,11 @@ class Expander(Params):
         if "$" not in expr and "`" not in expr and '"' not in expr and "'" not in expr:
             return expr
         parts = W.parse_word(expr, in_dq=True)
+        if '"' in expr:
+            # bash reads the expression as within double quotes, but a double quote in it is not special and
+            # is removed (bash(1), ARITHMETIC EVALUATION: `(( "$#" ))`, `$(( "$n" + 1 ))`); one inside a
+            # command substitution is that command's own (it is in the CmdSub part, not a literal here)
+            parts = [W.Lit(p.text.replace('"', ""), p.quoted) if isinstance(p, W.Lit) else p for p in parts]
         chunks = self.expand_parts(parts, self.cur_at, assignment=True)
         out: list[str] = []
         for c in chunks:
@@ -412,7 +417,9 @@ class Expander(Params):
                         return self._operand_chunks(p.arg or "", q, at)
                 elif p.op in (":+", "+"):
                     if use_alt:
-                        return []
+                        # `"${A[@]+word}"` of an empty list is no word at all, as `"${A[@]}"` is (bash 5.2);
+                        # `"${A[*]+word}"` is one empty word
+                        return [_Chunk(None, True, False, "EMPTY_AT")] if q and not star else []
                     return self._operand_chunks(p.arg or "", q, at)
                 elif p.op in (":?", "?") and use_alt:
                     self.emit(
@@ -529,7 +536,12 @@ class Expander(Params):
         return out
 
     def _operand_chunks(self, raw: str, quoted: bool, at: str) -> list[_Chunk]:
-        parts = W.parse_word(raw, in_dq=quoted)
+        # a double quote inside the word of a double-quoted `${x+word}` quotes again and is removed, so
+        # `"${A[@]+"${A[@]}"}"` (the `set -u` idiom for a possibly empty array) gives one word per element, as
+        # "${A[@]}" does; a single quote there stays a literal character, so such a word keeps the in-quotes
+        # reading
+        inner_dq = quoted and '"' in raw and "'" not in raw
+        parts = W.parse_word(raw, in_dq=quoted and not inner_dq)
         chunks = self.expand_parts(parts, at)
         if quoted:
             return [_Chunk(c.text, True, False, c.reason) if c is not _BREAK else c for c in chunks]

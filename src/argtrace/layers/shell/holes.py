@@ -238,11 +238,17 @@ def _named(value: Any, written: dict[str, str]) -> Any:
 
 
 def name_holes(
-    servers: list[FoundServer], events: list[Event], written: dict[str, str], unknown: dict[str, str]
+    servers: list[FoundServer],
+    events: list[Event],
+    written: dict[str, str],
+    unknown: dict[str, str],
+    commands: list[Any] | None = None,
 ) -> None:
     """Name each hole's variable as the expansion the script wrote, in the servers and events met while the
     string ran (changed in place: the evaluator may hold them); a server word that still holds a hole's name
-    as text (read where `_quote_states` did not see it) is not known, for that hole's reason."""
+    as text (read where `_quote_states` did not see it) is not known, for that hole's reason. ``commands``:
+    the string's predicted commands, whose own holed words (a `docker exec C bash -c '...'` in it, read by
+    the transport layer) name their holes so too."""
 
     def word(w: Any) -> Any:
         expansion = _named(w.expansion, written)
@@ -256,6 +262,11 @@ def name_holes(
         server.argv = [word(w) for w in server.argv]
     for event in events:
         event.data = _named(event.data, written)
+    listed = commands if commands is not None else []
+    for number, command in enumerate(listed):
+        if command.holed:
+            holed = tuple((i, text, _named(holes, written)) for i, text, holes in command.holed)
+            listed[number] = replace(command, holed=holed)
 
 
 def run_holed_eval(evaluator: Any, args: list[ExpWord], at: str) -> int | None:

@@ -37,6 +37,21 @@ def shell_invocation(texts: Sequence[str | None]) -> tuple[int, bool]:
     return i, shell_c
 
 
+def option_texts(argv: Sequence[ExpWord], texts: list[str]) -> list[str]:
+    """``texts`` (a command's words, "" for one not known) with an option word known but for its attached
+    value (``srun --nodelist="${NODES[$i]}" bash -c ...``: ``--nodelist=`` and a value not known) given
+    back as that option, so a wrapper's options are still told from the command it runs (its value is not
+    read). A word not known at all stays "": it may be an option or the command."""
+    out = texts
+    for i, word in enumerate(argv):
+        holed = word.holed if word.text is None else None
+        name, eq, _value = (holed or "").partition("=")
+        if eq and name[:1] == "-" and len(name) > 1 and HOLE not in name and " " not in name:
+            out = out if out is not texts else list(texts)
+            out[i] = f"{name}={HOLE}"
+    return out
+
+
 def sbatch_job(
     evaluator: Any, argv: list[ExpWord], prefix_env: Mapping[str, tuple[Any, ...]], at: str
 ) -> tuple[list[ExpWord], Export | None] | None:

@@ -63,6 +63,23 @@ _SERVER = re.compile(
     r"vllm\s+serve|vllm\.entrypoints|sglang\.launch_server|sglang\s+serve|sglang_router|"
     r"sglang\.srt\.disaggregation|vllm-router|python3?\s+-m\s+vllm\b"
 )
+# vLLM's image runs `vllm serve` itself (its Dockerfile's ENTRYPOINT; layers/transport/containers.py's
+# IMAGE_ENTRYPOINTS): `docker run ... vllm/vllm-openai:TAG --model M` (vLLM's Docker page) and a YAML
+# service with `image: vllm/vllm-openai` start a server without naming it
+_IMAGE = re.compile(r"vllm/vllm-openai(?:-rocm)?\b")
+_CONTAINER_RUN = re.compile(r"\b(?:docker|podman|nerdctl)\s+(?:container\s+)?run\b")
+
+
+def _starts_server(body: list[str], *, yaml: bool) -> bool:
+    """Whether a block starts a server: it names one, or runs (a shell block's `docker run`) or declares
+    (a YAML block's `image:`) vLLM's image, whose entrypoint is the server."""
+    if any(_SERVER.search(line) for line in body):
+        return True
+    if not any(_IMAGE.search(line) for line in body):
+        return False
+    if yaml:
+        return any(line.lstrip().startswith(("image:", "- image:")) and _IMAGE.search(line) for line in body)
+    return _CONTAINER_RUN.search("\n".join(body)) is not None
 
 
 _READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
@@ -133,11 +150,11 @@ def _blocks(data: bytes, *, yaml: bool) -> bytes:
             line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[start:end]
         ]
         language = info.split("{", 1)[0]
-        if yaml and language in _YAML and any(_SERVER.search(line) for line in body):
+        if yaml and language in _YAML and _starts_server(body, yaml=True):
             out[i] = "---"
             for n, line in enumerate(body):
                 out[start + n] = line
-        elif not yaml and language in _SHELL and any(_SERVER.search(line) for line in body):
+        elif not yaml and language in _SHELL and _starts_server(body, yaml=False):
             for n, line in enumerate(_block_lines(info, body)):
                 out[start + n] = line
         i = end + 1

@@ -372,7 +372,8 @@ def _compose(
 
 def compose_gpus(svc: Any) -> int | None:
     """The GPUs a compose service reserves (Compose file reference, deploy.resources.reservations.devices:
-    ``count`` N, or the ``device_ids`` listed; ``count: all`` is the host's, not known here)."""
+    ``count`` N, or the ``device_ids`` listed, an item holding several comma-separated; ``count: all`` is the
+    host's, not known here)."""
     total = 0
     found = False
     devices = _get(_get(_get(_get(svc, "deploy"), "resources"), "reservations"), "devices")
@@ -385,7 +386,10 @@ def compose_gpus(svc: Any) -> int | None:
         if count is not None and count.isdigit():
             total, found = total + int(count), True
         elif ids is not None:
-            total, found = total + len(ids), True
+            # the daemon joins the IDs with commas into NVIDIA_VISIBLE_DEVICES (moby daemon/nvidia_linux.go,
+            # setNvidiaGPUs: strings.Join(req.DeviceIDs, ",")), so one item "5,6" is two GPUs, as ["5", "6"]
+            named = [part for item in ids for part in (_scalar(item) or "").split(",") if part.strip()]
+            total, found = total + len(named), True
         else:
             return None  # count: all (or nothing): the host's GPUs
     return total if found else None

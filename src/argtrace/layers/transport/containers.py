@@ -432,6 +432,10 @@ def _container_servers(
                 merged = {**inner.env, **kept, **missing}
                 result.servers.append(replace(inner, env=merged) if kept or missing else inner)
             return
+    if holed:
+        # no shell of the container runs such a string: it is one word of the argv, said as the script wrote
+        # it (`${DP}` in it), not as the empty word the container reader holds for it
+        whole = _shown(whole, holed)
     server = _server_from_argv(at, whole, env, expansion, origins)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
@@ -497,7 +501,7 @@ def _docker(
         at,
         run.image,
         run.entrypoint,
-        run.args,
+        _shown(run.args, {k - (len(final) - len(run.args)): h for k, h in marks.items()}),
         result,
         how="the command after the image name",
         release=ctx.release,

@@ -49,6 +49,14 @@ class DockerRun:
     privileged: bool = False
 
 
+# `docker run` options whose value, when not known here, is left unread (`parse_docker_run`): an unknown
+# `-e`'s variable is not among the container's known ones (its name is not known either)
+_VALUE_UNREAD = frozenset(
+    {"-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "-w", "--workdir", "--hostname", "-l"}
+    | {"--label", "--add-host", "--network", "--net", "--user", "-u", "--cpus", "-m", "--memory", "--ulimit"}
+)
+
+
 def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
     words = list(argv)
     i = 1
@@ -98,6 +106,11 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
             i += 1
             if value is None:
                 continue
+        if value is None and name in _VALUE_UNREAD:
+            # a value not known here (`--env "HF_TOKEN=$HF_TOKEN"` on a page that leaves HF_TOKEN to its
+            # reader) of an option that shapes neither the command nor what argtrace judges of the container
+            # (its GPUs, runtime, /dev/shm, entrypoint): the container still runs the words after the image
+            continue
         if value is None:
             return None
         if name in ("-e", "--env"):
@@ -172,7 +185,10 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
     while i < len(words):
         w = words[i]
         if w is None:
-            return None
+            # a word not known here where an option or the container's name stands (`docker exec -d
+            # "vllm-g${gid}-n0" bash -c ...`): read as the name, the first word that is no option; were it
+            # an option, what follows would not start a server here (nothing is read of it)
+            break
         if w == "--":
             i += 1
             break
@@ -201,9 +217,10 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
             env[key] = val if has else None
         elif name == "--env-file":
             env_files.append(value)
-    if i + 1 >= len(words) or words[i] is None:
+    if i + 1 >= len(words):
         return None
-    return DockerRun(words[i] or "", (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
+    container = words[i] or "<named at run time>"
+    return DockerRun(container, (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
 
 
 @functools.cache

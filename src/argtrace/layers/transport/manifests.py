@@ -87,7 +87,17 @@ def manifest_kind(data: bytes) -> str | None:
 
 
 def _is_compose(text: str) -> bool:
-    return re.search(r"(?m)^services:\s*(#.*)?$", text) is not None
+    if re.search(r"(?m)^services:\s*(#.*)?$", text) is not None:
+        return True
+    from argtrace.layers.transport.compose_include import is_including_compose
+
+    return "include:" in text and is_including_compose(text)  # a project of `include:`d compose files
+
+
+def _has_include(root: object) -> bool:
+    from argtrace.layers.transport.yamlnodes import _get
+
+    return _get(root, "include") is not None
 
 
 def _is_kubernetes(text: str) -> bool:
@@ -439,6 +449,16 @@ def analyze_manifest(
 
         _compose(source.label, nodes[0] if nodes else None, {**(dotenv or {}), **env}, service, result)
         compose_file_checks(source.label, nodes[0] if nodes else None, result)
+        if nodes and _has_include(nodes[0]):
+            from argtrace.layers.transport.compose_include import follow_includes
+
+            def read_services(
+                label: str, root: object, merged: Mapping[str, str], into: TransportResult
+            ) -> None:
+                _compose(label, root, merged, service, into)
+                compose_file_checks(label, root, into)
+
+            follow_includes(source.label, nodes[0], env, base_dir(source.label), read_services, result)
     elif kind == "kubernetes":
         _kubernetes(source.label, nodes, container, result)
     else:

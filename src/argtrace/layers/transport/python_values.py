@@ -47,6 +47,7 @@ class Values:
         self._bound: list[dict[str, Any]] = []
         # a function of the file by its name (None: the name is defined more than once)
         self._functions: dict[str, ast.FunctionDef | None] = {}
+        called_bare = _called_bare(tree)
         for node in ast.walk(tree):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
@@ -70,8 +71,10 @@ class Values:
             elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
                 if isinstance(node, ast.FunctionDef):
                     self._functions[node.name] = None if node.name in self._functions else node
+                defaults = _defaults(node) if getattr(node, "name", None) in called_bare else {}
                 for arg in [*node.args.args, *node.args.kwonlyargs, *node.args.posonlyargs]:
-                    self._write(arg.arg, 0, "other", None)
+                    given = defaults.get(arg.arg)
+                    self._write(arg.arg, 0, "set" if given is not None else "other", given)
             elif isinstance(node, (ast.With, ast.AsyncWith)):
                 for item in node.items:
                     if item.optional_vars is not None:
@@ -293,12 +296,19 @@ class Values:
         if (
             isinstance(node, ast.Compare)
             and len(node.ops) == 1
-            and isinstance(node.ops[0], (ast.Eq, ast.NotEq))
+            and isinstance(node.ops[0], (ast.Eq, ast.NotEq, ast.Is, ast.IsNot))
         ):
-            # `if MODE == "dummy":` with MODE a literal of the file
+            # `if MODE == "dummy":` with MODE a literal of the file; `if max_model_len is not None:` with a
+            # parameter's default (`is` of None or a bool: the one object of its value)
             left, right = self.value(node.left, at, depth), self.value(node.comparators[0], at, depth)
             plain = (str, int, float, bool, type(None))
-            if isinstance(left, plain) and isinstance(right, plain):
+            if isinstance(node.ops[0], (ast.Is, ast.IsNot)):
+                known = not isinstance(left, Unknown) and not isinstance(right, Unknown)
+                if known and (
+                    left is None or right is None or (isinstance(left, bool) and isinstance(right, bool))
+                ):
+                    return (left is right) == isinstance(node.ops[0], ast.Is)
+            elif isinstance(left, plain) and isinstance(right, plain):
                 return (left == right) == isinstance(node.ops[0], ast.Eq)
         return self._unknown(node, at)
 
@@ -491,3 +501,41 @@ def _bind(target: ast.AST, item: Any) -> dict[str, Any] | None:
 
 def _key(node: ast.AST) -> str:
     return str(node.value) if isinstance(node, ast.Constant) else ast.unparse(node)
+
+
+def _called_bare(tree: ast.AST) -> set[str]:
+    """The module's functions every use of whose name is a call without arguments (`launch_vllm_server()`
+    under `if __name__ == "__main__":`): their parameters hold their defaults when the body runs. A name
+    defined twice, passed on (`Thread(target=f)`) or called with any argument is not one of them."""
+    defined: dict[str, int] = {}
+    bare: dict[str, int] = {}
+    uses: dict[str, int] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.FunctionDef):
+            defined[node.name] = defined.get(node.name, 0) + 1
+        elif isinstance(node, ast.Name) and isinstance(node.ctx, ast.Load):
+            uses[node.id] = uses.get(node.id, 0) + 1
+        if (
+            isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Name)
+            and not node.args
+            and not node.keywords
+        ):
+            bare[node.func.id] = bare.get(node.func.id, 0) + 1
+    return {
+        name for name, count in defined.items() if count == 1 and bare.get(name, 0) == uses.get(name, 0) > 0
+    }
+
+
+def _defaults(node: ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda) -> dict[str, ast.expr]:
+    """A function's parameters that have a default, with it (none when it takes ``*args``/``**kwargs``)."""
+    args = node.args
+    if args.vararg is not None or args.kwarg is not None:
+        return {}
+    positional = [*args.posonlyargs, *args.args]
+    out = {
+        a.arg: d
+        for a, d in zip(positional[len(positional) - len(args.defaults) :], args.defaults, strict=True)
+    }
+    out.update({a.arg: d for a, d in zip(args.kwonlyargs, args.kw_defaults, strict=True) if d is not None})
+    return out

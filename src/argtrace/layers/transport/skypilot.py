@@ -30,7 +30,7 @@ from argtrace.package_data import package_file
 
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource, ShellResult
-    from argtrace.model import ServerCommand
+    from argtrace.model import Finding, ServerCommand
 
 
 class FollowScript(Protocol):
@@ -123,6 +123,32 @@ def _count(text: str | None) -> float | None:
     return count if math.isfinite(count) else None
 
 
+def _former_key(key: str, table: Mapping[str, Any], at: str) -> Finding:
+    """TP069 for a key older SkyPilot releases took and the one read here refuses (``experimental:``, whose
+    ``config_overrides`` became the top-level ``config:``): which SkyPilot runs the task is not in the file,
+    so the refusal rests on it being the newest read (a warning, the assumption said)."""
+    from argtrace.rules import carriers as R
+
+    former = table["former_task_keys"][key]
+    releases = ", ".join(former["releases"])
+    newest = str(table["source"]).split()[1]
+    finding = R.TP069.finding(
+        f'`{key}:` is no key of a SkyPilot {newest} task: SkyPilot {newest} refuses the file ("Invalid task '
+        f"YAML: Additional properties are not allowed ('{key}' was unexpected)\", {table['task_keys_at']}); "
+        f"SkyPilot {releases} took it ({former['at'][former['releases'][-1]]} of {former['releases'][-1]}), "
+        "and nothing in the file says which SkyPilot runs it",
+        at=at,
+        severity="warning",
+        basis="assumed",
+        fix=f"For SkyPilot {newest}, move what `experimental.config_overrides` holds to the top-level "
+        "`config:` (SkyPilot 0.10.0 deprecated the first for the second: sky/utils/schemas.py, "
+        "_experimental_task_schema)"
+        if key == "experimental"
+        else None,
+    )
+    return finding
+
+
 def analyze_task(
     source: ScriptSource, *, given: Mapping[str, str], follow: FollowScript | None = None
 ) -> TransportResult:
@@ -144,7 +170,9 @@ def analyze_task(
         getattr(root, "value", None) or [] if getattr(root, "id", "") == "mapping" else []
     ):
         key = getattr(key_node, "value", "")
-        if isinstance(key, str) and key not in allowed:
+        if isinstance(key, str) and key in table.get("former_task_keys", {}):
+            result.findings.append(_former_key(key, table, _line(label, key_node)))
+        elif isinstance(key, str) and key not in allowed:
             import difflib
 
             near = difflib.get_close_matches(key, sorted(allowed), n=1)
