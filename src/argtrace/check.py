@@ -174,18 +174,18 @@ def run_check(options: CheckOptions) -> Report:
             report.findings.extend(ran.findings)
             report.sections["transport"] = ran.section
             return _check_servers(report, ran.servers, source.label, options, commands=ran.commands)
-    from argtrace.layers.shell.makefile import is_makefile
+    from argtrace.layers.shell.file_kinds import is_makefile, is_markdown  # the readers only for such a file
 
     # a file named as a Makefile (`Makefile`, `*.mk`) is one: its `run:`/`setup:`/`services:` targets are
     # not a SkyPilot task's or a compose file's keys (they were read as YAML and refused: "not valid YAML")
     named_makefile = is_makefile(source.label, source.data)
     named_markdown = False
     if options.command_string is None and python is None and not named_makefile:
-        from argtrace.layers.shell.markdown import is_markdown, server_blocks_script, server_yaml_blocks
-
         # a Markdown page (README.md) is text around code blocks: its shell blocks that start a server are
         # the script, its prose is not (read as bash, a heading's `(` was SH001 and a prose flag SH004)
         if named_markdown := is_markdown(source.label, source.data):
+            from argtrace.layers.shell.markdown import server_blocks_script, server_yaml_blocks
+
             blocks = server_blocks_script(source.data)
             stream = None if blocks.strip() else server_yaml_blocks(source.data)
             if stream is not None and manifest_kind(stream) is not None:
@@ -237,9 +237,9 @@ def run_check(options: CheckOptions) -> Report:
         # the page's `$MODEL_PATH` is the reader's to set: unknown, not unset (layers/shell/markdown.py)
         make_unknown = {k: v for k, v in placeholders(source.data).items() if k not in options.env}
     if options.command_string is None and python is None:
-        from argtrace.layers.shell.makefile import recipes_script
-
         if named_makefile:
+            from argtrace.layers.shell.makefile import recipes_script
+
             # make expands its own variables and runs the recipes with /bin/sh (layers/shell/makefile.py)
             made = recipes_script(source.data, options.env, args)
             source = ScriptSource(label=label, data=made.data, path=path)

@@ -30,7 +30,6 @@ from argtrace.frameworks.argv import (
     server_tokens,
 )
 from argtrace.frameworks.schema import Schema
-from argtrace.frameworks.vanished import as_consequence, lost_positional, vanished_positional
 from argtrace.model import ServerCommand
 
 NAME = "sglang"
@@ -74,6 +73,9 @@ def prepare_argv(server: ServerCommand, schema: Schema) -> PreparedArgv:
                 'launcher stops with "Error: --model-path is required" (an abbreviation such as --model '
                 "is not enough there)"
             )
+            # (imported here: frameworks/vanished.py serves findings a correct launch never has)
+            from argtrace.frameworks.vanished import as_consequence, lost_positional, vanished_positional
+
             lost = lost_positional(server, lambda flag: True, first_only=True)
             if known and lost is not None and positional:
                 # `sglang serve $MODEL` with MODEL unset or empty: the variable is the cause (PA029)

@@ -15,7 +15,6 @@ from typing import Any
 
 from argtrace.frameworks.env_aliases import PrefixAlias, env_renames, prefix_aliases
 from argtrace.frameworks.schema import EnvVarSpec, Schema, schemas_for, version_key
-from argtrace.layers.renamed_env import inverted_advice, is_inverted
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
 from argtrace.redact import redact_value
 
@@ -105,9 +104,9 @@ def describe_process(
     findings.extend(device_variable_findings(server, schema))  # PR012
     gpu_findings, gpu_section = _visible_devices(server, schema)
     findings.extend(gpu_findings)
-    from argtrace.layers.container_gpus import container_gpu_findings
-
     if server.gpus is not None:  # the container's GPUs (TP042, TP043)
+        from argtrace.layers.container_gpus import container_gpu_findings
+
         findings.extend(container_gpu_findings(server, schema, needed_gpus(server, schema)))
     if gpu_section:
         result.sections["gpus"] = gpu_section
@@ -223,6 +222,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 new = spec.replacement
                 message = f"{name} is deprecated in {schema.label}" + (f"; it now reads {new}" if new else "")
                 advice = f"use {new}" if new else None
+                from argtrace.layers.renamed_env import inverted_advice, is_inverted  # (only here)
+
                 if new and is_inverted(name, new):
                     # The same value under the new name means the opposite (layers/renamed_env.py).
                     message, advice = inverted_advice(
@@ -271,6 +272,8 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 other, said = spelled
                 msg += f"; {said}, the name {schema.label} reads"
                 fix = f"use {other}"
+                from argtrace.layers.renamed_env import inverted_advice, is_inverted
+
                 if is_inverted(name, other):  # ENABLE <-> DISABLE: the same value would mean the opposite
                     msg += ", which means the opposite"
                     fix = inverted_advice(name, other, value.value, schema.label, copies=False)[1]

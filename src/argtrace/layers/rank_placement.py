@@ -168,9 +168,12 @@ def router_replicas_over_nodes(report: Report, primary: int = 1) -> LayerResult:
     index = primary - 1
     if report.framework.name != "sglang" or not 0 <= index < len(report.servers):
         return result
+    entrypoint = report.servers[index].entrypoint or ""
+    if not entrypoint.startswith("sglang_router."):  # sglang_router.py (imported only then) names it so
+        return result
     from argtrace.frameworks.sglang_router import ENTRYPOINT
 
-    if report.servers[index].entrypoint != ENTRYPOINT:
+    if entrypoint != ENTRYPOINT:
         return result
     nnodes = report.effective_int("nnodes")
     dp_size = report.effective_int("dp_size")

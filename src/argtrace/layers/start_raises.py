@@ -128,10 +128,16 @@ def _combination_sites(
     site's tests compiled (:func:`compile_test`): the only ones a launch can refuse here, found once per
     release (fix verification re-checks the same release)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
+    from argtrace.package_data import package_file
     from argtrace.resolver.data_cache import cached
-    from argtrace.resolver.raise_index import RAISE_DIR, load_index
+
+    # raise_index.RAISE_DIR (tests/test_startup29.py compares them): raise_index.py is imported only when
+    # the kept copy is missing or stale and the index file is read
+    raise_dir = package_file("frameworks/data/raise_sites")
 
     def build() -> list[tuple[Any, list[str], list[Test]]]:
+        from argtrace.resolver.raise_index import load_index
+
         index = load_index(framework, release) or {}
         dests = frozenset(_options(framework, release))
         out = []
@@ -143,7 +149,7 @@ def _combination_sites(
                 out.append((site, sorted(named), [compile_test(str(c)) for c in site["conditions"]]))
         return out
 
-    index_file = RAISE_DIR / f"{framework}-{release}.json"
+    index_file = raise_dir / f"{framework}-{release}.json"
     try:
         schema_path = load_schema(framework, release).path
     except (SchemaError, OSError, ValueError):
@@ -156,7 +162,7 @@ def _combination_sites(
         # kept between runs (the whole index is read only to find these): the index's and the schema's
         # files, their frameworks' shared files and this module decide them
         schema_file = Path(schema_path)
-        shared = [d / f"{framework}-shared.json" for d in (RAISE_DIR, schema_file.parent)]
+        shared = [d / f"{framework}-shared.json" for d in (raise_dir, schema_file.parent)]
         sources = [Path(__file__), index_file, schema_file, *(p for p in shared if p.is_file())]
         sites = cached(f"combinations-{framework}-{release}", sources, build)
     return tuple((site, frozenset(named), tuple(tests)) for site, named, tests in sites)

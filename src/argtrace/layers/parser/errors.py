@@ -10,15 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 from argtrace.frameworks.schema import VALUELESS_ACTIONS, OptionSpec
-from argtrace.frameworks.vanished import (
-    after_flag,
-    among_words,
-    as_consequence,
-    carried_by,
-    lost_positional,
-    unset_value_note,
-    vanished_positional,
-)
 from argtrace.layers.parser.context import (
     ParseContext,
     _word,
@@ -67,6 +58,9 @@ def hard_errors(ctx: ParseContext) -> None:
                 # a value that really starts with a dash must be attached with '='
                 fix = f"write {typed}={shown_next} (a value starting with '-' must be attached with '=')"
             src = tok.src if tok is not None else ()
+            # (frameworks/vanished.py is imported where a finding needs it: a correct launch never does)
+            from argtrace.frameworks.vanished import after_flag, as_consequence, unset_value_note
+
             lost = after_flag(ctx.server, src[-1]) if src and tok is not None and tok.via is None else None
             note = unset_value_note(lost) if lost is not None else {}
             ctx.add(
@@ -87,6 +81,8 @@ def hard_errors(ctx: ParseContext) -> None:
                 fix=f"write {(typed or '').split('=', 1)[0]} alone",
             )
         else:
+            from argtrace.frameworks.vanished import as_consequence
+
             lost = _lost_positional(ctx) if message.startswith(_REQUIRED) else None
             ctx.add(
                 rules.PA_UNRECOGNIZED,
@@ -164,6 +160,8 @@ def required(ctx: ParseContext) -> None:
                 # resting on that assumption); this is its note, and an error when the loss is certain
                 ctx.add(ctx.rules.PA_REQUIRED, not_given, at=ctx.server.at, setting=spec.dest, **written)
                 continue
+            from argtrace.frameworks.vanished import among_words, as_consequence, carried_by
+
             lost = None if spec.option_strings else _lost_positional(ctx)
             if lost is not None and not unknown_words:
                 _vanished_positional(ctx, lost, name)
@@ -259,6 +257,8 @@ def _takes_value(ctx: ParseContext) -> Callable[[str], bool]:
 
 
 def _lost_positional(ctx: ParseContext) -> VanishedWord | None:
+    from argtrace.frameworks.vanished import lost_positional
+
     return lost_positional(ctx.server, _takes_value(ctx))
 
 
@@ -268,6 +268,8 @@ def _written_without_value(ctx: ParseContext, spec: OptionSpec) -> dict[str, Any
     for tok in ctx.tokens:
         typed = (tok.text or "").split("=", 1)[0]
         if tok.via is None and tok.src and typed in spec.option_strings:
+            from argtrace.frameworks.vanished import after_flag, unset_value_note
+
             lost = after_flag(ctx.server, tok.src[-1])
             if lost is not None:
                 return unset_value_note(lost)
@@ -275,6 +277,8 @@ def _written_without_value(ctx: ParseContext, spec: OptionSpec) -> dict[str, Any
 
 
 def _vanished_positional(ctx: ParseContext, lost: VanishedWord, name: str) -> None:
+    from argtrace.frameworks.vanished import vanished_positional
+
     ctx.result.findings.append(
         vanished_positional(
             lost,

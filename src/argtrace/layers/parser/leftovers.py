@@ -19,7 +19,6 @@ from argtrace.layers.parser.context import (
 )
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
-from argtrace.layers.parser.spaced_words import holds_flag, spaced_word
 from argtrace.model import Evidence, Observation, Word
 
 if TYPE_CHECKING:
@@ -32,6 +31,9 @@ def extras(ctx: ParseContext) -> None:
     extras = [i for i in ctx.outcome.extras if i >= 0]
     if not extras:
         return
+    # (imported here: a launch every word of which its parser took never needs it)
+    from argtrace.layers.parser.spaced_words import holds_flag, spaced_word
+
     rules = ctx.rules
     i = 0
     consumed: set[int] = set()

@@ -35,9 +35,7 @@ from argtrace.layers.shell.core import (
     to_str,
     vanished_in,
 )
-from argtrace.layers.shell.envlines import env_lines_running_a_word
 from argtrace.layers.shell.inputs import Inputs
-from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin
 
@@ -418,6 +416,8 @@ class Builtins(Inputs):
     def b_printf(
         self, args: list[ExpWord], at: str, argv: list[ExpWord], prefix_env: Any, redirs: Any, *rest: Any
     ) -> int | None:
+        from argtrace.layers.shell.outputs import _printf, printf_options  # (at a script's first printf)
+
         call = printf_options([w.text for w in args])
         if call is None:
             if self.captures:
@@ -580,6 +580,8 @@ class Builtins(Inputs):
             self.emit("source_missing", at, file=to_str(fname), cwd=self.cwd, error=str(e))
             return 1
         src = Source(to_str(fname), _prepare(data.decode("latin-1")), path)
+        from argtrace.layers.shell.envlines import env_lines_running_a_word  # (at a script's first `source`)
+
         for line, name, value, word in env_lines_running_a_word(src.text):
             self.emit(
                 "env_line_runs_word", f"{to_str(fname)}:{line}", name=name, value=value, word=word, by=at
@@ -728,8 +730,9 @@ class Builtins(Inputs):
     ) -> int | None:
         if not self.captures:
             return 0
-        words = [w.text for w in args]
-        self._cap_write(_echo_output(words), redirs)
+        from argtrace.layers.shell.outputs import _echo_output  # (at an `echo` inside `$(...)`)
+
+        self._cap_write(_echo_output([w.text for w in args]), redirs)
         return 0
 
     def b_pwd(

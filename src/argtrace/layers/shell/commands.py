@@ -15,7 +15,6 @@ from argtrace.layers.shell import fastpaths as F
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.childenv import unknown_exports
 from argtrace.layers.shell.core import (
     _CLEAN_SPECIAL,
     _NO_SIDE_EFFECTS,
@@ -23,6 +22,7 @@ from argtrace.layers.shell.core import (
     _SUCCESS_COMMANDS,
     HOLE,
     MAX_DEPTH,
+    TEXT_FILTERS,
     ExpWord,
     PredictedCommand,
     Source,
@@ -35,8 +35,7 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.fastpaths import FastPaths
 from argtrace.layers.shell.invocation import option_texts, sbatch_job
 from argtrace.layers.shell.state import Var
-from argtrace.layers.shell.stdin_text import command_stdin, heredoc_text, stdin_filter
-from argtrace.layers.shell.textfilters import TEXT_FILTERS, text_filter
+from argtrace.layers.shell.stdin_text import command_stdin, filter_output, heredoc_text, stdin_filter
 from argtrace.layers.shell.wrapenv import expand_env_s
 from argtrace.model_launch import CommandIO
 
@@ -606,8 +605,7 @@ class Commands(FastPaths):
                 pure = None if got is None else from_str(got)
             elif base in TEXT_FILTERS and known:
                 # `$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l)`: the script's own text on stdin only
-                given = command_stdin(self, redirs, read_files=False)
-                got = text_filter(base, [to_str(w.text or "") for w in argv[1:]], given[0] if given else None)
+                got = filter_output(self, base, [to_str(w.text or "") for w in argv[1:]], redirs)
                 pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
             if pure is not None:
@@ -689,6 +687,7 @@ class Commands(FastPaths):
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
         --export``, which of them reach the child (``layers/slurm.py``)."""
+        from argtrace.layers.shell.childenv import unknown_exports
         from argtrace.layers.shell.invocation import shell_invocation
 
         texts = [w.text for w in argv]

@@ -16,6 +16,7 @@ from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     MAX_LOOP,
+    TEXT_FILTERS,
     ExpWord,
     _Break,
     _Budget,
@@ -28,10 +29,8 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, glob_fullmatch
-from argtrace.layers.shell.pattern_views import after_blanks_and_comments
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
-from argtrace.layers.shell.textfilters import TEXT_FILTERS
 
 # the pipeline producers whose output the script itself can give (``Commands.external``, ``builtins``)
 _PIPE_PRODUCERS = frozenset({"cat", "echo", "printf", "envsubst", "seq", "basename", "dirname"}) | (
@@ -580,6 +579,8 @@ class Control(Expander):
         self.cur_at = self.src.at(value_node.start_byte)
         word = self.expand_single(L.WordTok(self.node_text(value_node), value_node.start_byte))
         parsed: list[tuple[list[str | None], list[Any], str]] = []
+        from argtrace.layers.shell.pattern_views import after_blanks_and_comments  # (imported at a `case`)
+
         # where the next item's patterns may begin: after `in` (or the previous item), its blanks and comments
         # (tree-sitter leaves a leading `\ ` of `\ \))` out of the item)
         prev_end = value_node.end_byte

@@ -396,6 +396,14 @@ class _Chunk:
 
 _BREAK = _Chunk("", True, False, "BREAK")
 
+# the text utilities layers/shell/textfilters.py evaluates (the names of its table, which
+# tests/test_startup29.py keeps equal): named here so that testing a command's name imports nothing
+TEXT_FILTERS = frozenset({"wc", "tr", "cut", "head", "tail", "paste"})
+# commands whose output ``Expander._emulate`` computes from their expanded words (the same as ``_capture``
+# would; the texts are layers/shell/outputs.py's, imported at the first such command)
+_EMULATED = frozenset(
+    {"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath", "seq", "getopt"}
+)
 _QUIET_BUILTINS = {"echo", "printf", ":", "true"}
 
 # words whose expansion has no side effect: no $(...), backquotes, ${x:=...}, $((...)), $!, printf -v

@@ -18,6 +18,7 @@ from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _BREAK,
+    _EMULATED,
     _PLAIN,
     _PLAIN_BRACKETS,
     HOLE,
@@ -32,16 +33,6 @@ from argtrace.layers.shell.core import (
     to_str,
 )
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
-from argtrace.layers.shell.holes import holed_text, holes_fit, take_holes
-from argtrace.layers.shell.outputs import (
-    _EMULATED,
-    _basename,
-    _dirname,
-    _echo_output,
-    _printf,
-    printf_options,
-    seq_output,
-)
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
     BRACE_LIMIT,
@@ -295,6 +286,9 @@ class Expander(Params):
         if not words or words[0] != toks.words[0].raw:
             return True, None
         cmd, args = words[0], words[1:]
+        # (outputs.py is imported at the first emulated command)
+        from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options
+
         if cmd == "echo":
             return True, _echo_output(args)
         if cmd == "printf":
@@ -310,6 +304,8 @@ class Expander(Params):
 
     def _pure(self, cmd: str, args: list[str]) -> str | None:
         """Output of a side-effect-free command on known arguments (None when not emulated)."""
+        from argtrace.layers.shell.outputs import _basename, _dirname, seq_output
+
         if cmd in ("readlink", "realpath") and args and args[-1] and not args[-1].startswith("-"):
             opts = args[:-1]
             if cmd == "readlink" and not any(o in ("-f", "-e", "-m", "--canonicalize") for o in opts):
@@ -673,6 +669,8 @@ class Expander(Params):
         chunks = self.expand_parts(parts, at, assignment=True)
         bad = next((c for c in chunks if c.text is None and c.reason != "EMPTY_AT"), None)
         if bad is not None:
+            from argtrace.layers.shell.holes import holed_text  # (imported where a value is unknown)
+
             self.last_holed = holed_text(chunks)
             return None, bad.reason
         if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
@@ -795,6 +793,8 @@ class Expander(Params):
             if c.quoted and c.text is not None:
                 pending_dq = False
             if c.text is None and not (c.split and c.holed is not None and ifs):
+                from argtrace.layers.shell.holes import holes_fit
+
                 if cur is None:
                     cur = new_field()
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
@@ -829,6 +829,8 @@ class Expander(Params):
                     cur = cur or new_field()
                     cur["reason"], cur["no_holes"] = cur["reason"] or c.reason, True
                     continue
+                from argtrace.layers.shell.holes import take_holes
+
                 text, queue = c.holed or "", list(c.holes)
             else:
                 text = c.text or ""

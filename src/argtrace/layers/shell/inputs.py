@@ -17,7 +17,6 @@ from argtrace.layers.shell import hostfs  # the files of the host the script run
 from argtrace.layers.shell.commands import Commands
 from argtrace.layers.shell.core import ExpWord, to_str
 from argtrace.layers.shell.getopts import getopts_step, restart_index
-from argtrace.layers.shell.outputs import _read_split
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import here_text
 
@@ -101,6 +100,8 @@ class Inputs(Commands):
             ifs = prefix_env["IFS"][0]
         values: list[str] | None = None
         if line is not None and ifs is not None:
+            from argtrace.layers.shell.outputs import _read_split  # (imported at a script's first `read`)
+
             values = _read_split(line, ifs, None if array_name else len(names))
         if array_name is not None and re.fullmatch(r"[A-Za-z_]\w*", array_name):
             items: list[tuple[Any, str | None]] | None = (

@@ -16,24 +16,18 @@ and a few string functions, computed): an unknown value, written as a command su
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-_NAMES = frozenset({"Makefile", "makefile", "GNUmakefile"})
+from argtrace.layers.shell.file_kinds import is_makefile as is_makefile  # (asked before this is imported)
+
 _ASSIGN = re.compile(
     r"^(?:(export|override)\s+)?([A-Za-z_][A-Za-z0-9_.-]*)\s*(\?=|::=|:::=|:=|\+=|!=|=)(.*)$"
 )
 _RULE = re.compile(r"^([^\s:=#][^:=#]*?)\s*::?(?!=)(.*)$")
 _EXPORT = re.compile(r"^export\s+([A-Za-z_][A-Za-z0-9_ ]*)\s*$")
 _INCLUDE = re.compile(r"^-?s?include\s+(.+)$")
-
-
-def is_makefile(label: str, data: bytes) -> bool:
-    """A Makefile by its name (GNU make's default names, or ``*.mk``), unless it is a script (``#!``)."""
-    name = posixpath.basename(label)
-    return (name in _NAMES or name.endswith(".mk")) and not data.startswith(b"#!")
 
 
 @dataclass

@@ -34,10 +34,10 @@ is read.
 
 from __future__ import annotations
 
-import posixpath
 import re
 
-_SUFFIXES = (".md", ".markdown", ".mdown", ".mkd")
+from argtrace.layers.shell.file_kinds import is_markdown as is_markdown  # (asked before this is imported)
+
 # a fence: up to three blanks, then three or more backticks or tildes, then the info string
 _FENCE = re.compile(r"^( *)(`{3,}|~{3,})\s*([^`\s]*)[^`]*$")
 # the info strings of shell code (GitHub linguist's names and aliases of Shell and ShellSession)
@@ -80,11 +80,6 @@ def _starts_server(body: list[str], *, yaml: bool) -> bool:
     if yaml:
         return any(line.lstrip().startswith(("image:", "- image:")) and _IMAGE.search(line) for line in body)
     return _CONTAINER_RUN.search("\n".join(body)) is not None
-
-
-def is_markdown(label: str, data: bytes) -> bool:
-    """A Markdown page by its name (``README.md``, ``*.markdown``), unless it is a script (``#!``)."""
-    return posixpath.basename(label).lower().endswith(_SUFFIXES) and not data.startswith(b"#!")
 
 
 _READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")

@@ -11,10 +11,6 @@ from collections.abc import Sequence
 from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.printf_format import printf_output
 
-# commands whose output ``_emulate`` computes from their expanded words (the same as ``_capture`` would)
-_EMULATED = frozenset(
-    {"echo", "printf", "pwd", "dirname", "basename", "readlink", "realpath", "seq", "getopt"}
-)
 # `seq` lists longer than this are left unknown: a `for i in $(seq 1 300)` wait loop would otherwise be
 # evaluated 300 times; a short one (`seq 0 $((N-1))` over instances) is what decides the servers started
 SEQ_LIMIT = 64

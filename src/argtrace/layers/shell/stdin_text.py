@@ -107,6 +107,18 @@ def stdin_filter(
     return "".join(out)
 
 
+def filter_output(
+    evaluator: Any, name: str, args: list[str], redirs: list[tuple[str | None, str, str | None, str, Any]]
+) -> str | None:
+    """What the text utility ``name`` (``core.TEXT_FILTERS``: ``wc``, ``tr``, ``cut``...) prints with ``args``
+    when it reads the script's own text on stdin; None when not known statically. textfilters.py is imported
+    here, at the first such command (a check of a script without one never needs it)."""
+    from argtrace.layers.shell.textfilters import text_filter
+
+    given = command_stdin(evaluator, redirs, read_files=False)
+    return text_filter(name, args, given[0] if given else None)
+
+
 def command_stdin(
     evaluator: Any, redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]], read_files: bool = True
 ) -> tuple[str | None, str | None] | None:
