@@ -274,6 +274,10 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     # the transport rules' catalog: only a carrier's finding, a remote node's interpreter or a network
     # interface variable's finding needs it (layers/socket_ifname.py, transport/interpreters.py)
     "argtrace.rules.transport",
+    # the vLLM-only late layers: an SGLang launch's check does not run them (check.late_layers)
+    "argtrace.layers.moe_all2all",
+    "argtrace.layers.mamba_cache",
+    "argtrace.layers.spec_draft_tp",
     # base64 (with struct and binascii): only bytes sent over a node's connection are encoded; a local
     # check calls the collector in-process (remote/collector.py)
     "base64",

@@ -738,18 +738,22 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
 
     results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts
     results.append(router_replicas_over_nodes(report, options.server))  # RS067: one node's DP replicas
-    from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
+    if report.framework.name == "sglang":
+        from argtrace.layers.mamba_slots import mamba_slots  # RS074: a Mamba pool capping running requests
 
-    results.append(moe_all2all(report))
-    from argtrace.layers.mamba_slots import mamba_slots  # RS074: a Mamba pool capping the running requests
+        results.append(mamba_slots(report))
+    if report.framework.name == "vllm":  # each of these returns at once for another framework (start-up)
+        from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
 
-    results.append(mamba_slots(report))
-    from argtrace.layers.mamba_cache import mamba_cache  # RS075/RS076: a Mamba cache mode dropped or refused
+        results.append(moe_all2all(report))
+        from argtrace.layers.mamba_cache import (
+            mamba_cache,
+        )  # RS075/RS076: a Mamba cache mode dropped, refused
 
-    results.append(mamba_cache(report))
-    from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size the drafter never reads
+        results.append(mamba_cache(report))
+        from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size no drafter reads
 
-    results.append(spec_draft_tp(report))
+        results.append(spec_draft_tp(report))
     return results
 
 
