@@ -27,17 +27,15 @@ import argparse
 import ast
 import re
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # generated_json, when imported from a test
-from generated_json import write_or_check  # noqa: E402
+from generated_json import wheel_modules, write_or_check  # noqa: E402
 
 OUT = ROOT / "src/argtrace/frameworks/data/sglang_mamba_slots.json"
 GENERATOR = "scripts/gen_sglang_mamba_slots.py"
-_VERSION = re.compile(r"sglang-(\d+(?:\.\d+)+(?:\.post\d+)?)-")
 _CONSTANTS = {
     "MAMBA_CACHE_SIZE_MAX_RUNNING_REQUESTS_RATIO": "base",
     "MAMBA_CACHE_BASE_RATIO_DROP_ON_SKIP": "skip_drop",
@@ -115,17 +113,8 @@ def facts(texts: dict[str, str]) -> dict[str, Any] | None:
     return out
 
 
-def _modules(source: Path) -> tuple[str, str, dict[str, str]]:
-    """The release, the wheel's name and the modules that may hold the ratio, from a wheel."""
-    wheel = source.name
-    wanted = re.compile(r"sglang/srt/(model_executor/model_runner\w*|mem_cache/\w+)\.py$")
-    with zipfile.ZipFile(source) as archive:
-        texts = {m: archive.read(m).decode() for m in archive.namelist() if wanted.search(m)}
-    texts = {m: t for m, t in texts.items() if "mamba" in t}
-    found = _VERSION.match(wheel)
-    if found is None:
-        raise SystemExit(f"{source}: no SGLang release in the wheel name {wheel!r}")
-    return found.group(1), wheel, texts
+# the modules that may hold the ratio
+_WANTED = re.compile(r"sglang/srt/(model_executor/model_runner\w*|mem_cache/\w+)\.py$")
 
 
 def main(argv: list[str]) -> int:
@@ -136,7 +125,8 @@ def main(argv: list[str]) -> int:
     releases: dict[str, Any] = {}
     wheels: dict[str, str] = {}
     for path in args.wheels:
-        release, wheel, texts = _modules(Path(path))
+        release, wheel, all_texts = wheel_modules(Path(path), _WANTED.search, "sglang")
+        texts = {m: t for m, t in all_texts.items() if "mamba" in t}
         found = facts(texts)
         wheels[release] = wheel
         if found is not None:

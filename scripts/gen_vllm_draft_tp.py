@@ -24,22 +24,26 @@ from __future__ import annotations
 
 import argparse
 import ast
-import re
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # generated_json, when imported from a test
-from generated_json import write_or_check  # noqa: E402
+from generated_json import wheel_modules, write_or_check  # noqa: E402
 
 OUT = ROOT / "src/argtrace/frameworks/data/vllm_draft_tp.json"
 GENERATOR = "scripts/gen_vllm_draft_tp.py"
 V1 = "vllm/v1/"
 DRAFT_MODEL = "vllm/v1/spec_decode/draft_model.py"
+
+
+def _in_v1(path: str) -> bool:
+    """The V1 engine's modules: where the drafters read the draft TP size."""
+    return path.startswith(V1) and path.endswith(".py")
+
+
 _ATTRIBUTES = ("draft_parallel_config", "draft_tensor_parallel_size")
-_VERSION = re.compile(r"vllm-(\d+(?:\.\d+)+(?:\.post\d+)?)-")
 
 
 def readers(path: str, text: str) -> list[dict[str, Any]]:
@@ -66,29 +70,6 @@ def facts(texts: dict[str, str]) -> dict[str, Any]:
     return {"readers": found, "draft_model_only": only}
 
 
-def _modules(source: Path) -> tuple[str, str, dict[str, str]]:
-    """(release, wheel name, module path -> text) of a wheel or an extracted tree."""
-    if source.is_dir():
-        wheel = (source / "WHEEL").read_text().strip()
-        texts = {
-            str(p.relative_to(source)): p.read_text()
-            for p in sorted((source / V1).rglob("*.py"))
-            if (source / V1).is_dir()
-        }
-    else:
-        wheel = source.name
-        with zipfile.ZipFile(source) as archive:
-            texts = {
-                n: archive.read(n).decode()
-                for n in archive.namelist()
-                if n.startswith(V1) and n.endswith(".py")
-            }
-    found = _VERSION.match(wheel)
-    if found is None:
-        raise SystemExit(f"{source}: no vLLM release in the wheel name {wheel!r}")
-    return found.group(1), wheel, texts
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("wheels", nargs="+", help="vLLM wheels (or trees extracted from them)")
@@ -97,7 +78,7 @@ def main(argv: list[str]) -> int:
     releases: dict[str, Any] = {}
     wheels: dict[str, str] = {}
     for path in args.wheels:
-        release, wheel, texts = _modules(Path(path))
+        release, wheel, texts = wheel_modules(Path(path), _in_v1, "vllm")
         releases[release] = facts(texts)
         wheels[release] = wheel
     data = {

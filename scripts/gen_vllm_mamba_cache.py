@@ -28,19 +28,17 @@ import argparse
 import ast
 import re
 import sys
-import zipfile
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))  # generated_json, when imported from a test
-from generated_json import write_or_check  # noqa: E402
+from generated_json import wheel_modules, write_or_check  # noqa: E402
 
 OUT = ROOT / "src/argtrace/frameworks/data/vllm_mamba_cache.json"
 GENERATOR = "scripts/gen_vllm_mamba_cache.py"
 MODELS_CONFIG = "vllm/model_executor/models/config.py"
 ARG_UTILS = "vllm/engine/arg_utils.py"
-_VERSION = re.compile(r"vllm-(\d+(?:\.\d+)+(?:\.post\d+)?)-")
 
 # the assert conditions this reading knows, by their source text with blanks removed
 _NEEDS = {
@@ -148,22 +146,6 @@ def facts(texts: dict[str, str]) -> dict[str, Any]:
     return out
 
 
-def _modules(source: Path) -> tuple[str, str, dict[str, str]]:
-    """(release, wheel name, module path -> text) of a wheel or an extracted tree."""
-    if source.is_dir():
-        wheel = (source / "WHEEL").read_text().strip()
-        texts = {m: (source / m).read_text() for m in (MODELS_CONFIG, ARG_UTILS) if (source / m).is_file()}
-    else:
-        wheel = source.name
-        with zipfile.ZipFile(source) as archive:
-            names = set(archive.namelist())
-            texts = {m: archive.read(m).decode() for m in (MODELS_CONFIG, ARG_UTILS) if m in names}
-    found = _VERSION.match(wheel)
-    if found is None:
-        raise SystemExit(f"{source}: no vLLM release in the wheel name {wheel!r}")
-    return found.group(1), wheel, texts
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("wheels", nargs="+", help="vLLM wheels (or trees extracted from them)")
@@ -172,7 +154,7 @@ def main(argv: list[str]) -> int:
     releases: dict[str, Any] = {}
     wheels: dict[str, str] = {}
     for path in args.wheels:
-        release, wheel, texts = _modules(Path(path))
+        release, wheel, texts = wheel_modules(Path(path), (MODELS_CONFIG, ARG_UTILS).__contains__, "vllm")
         releases[release] = facts(texts)
         wheels[release] = wheel
     data = {
