@@ -313,7 +313,7 @@ _PROSE_AFTER_FLAG = frozenset(
      "comes", "becomes", "gets", "goes", "may", "might", "will", "would", "should", "could", "needs", "names",
      "never", "nothing", "once", "reaches", "runs", "sets", "together", "where", "while", "works", "loses",
      "literally", "installed", "keeps", "stays", "changes", "wins", "overrides", "follows", "expects",
-     "requires", "accepts", "value", "extra", "line", "exec", "unset"}
+     "requires", "accepts", "value", "extra", "line", "exec", "unset", "stops"}
 )  # fmt: skip
 
 

@@ -119,10 +119,9 @@ def test_one_report_one_status(tmp_path: Path) -> None:
         "so every use is unknown, not empty (the server gets them at 19:12): `argtrace check "
         "scripts/launch_mtp.sh ARGS...` checks real values"
     )
-    assert [e["at"] for e in sh030["evidence"]] == [
-        "scripts/launch_mtp.sh:19:12",
-        "scripts/launch_mtp.sh:19:12",
-    ]
+    # one use, one evidence line: the shell's SH018 at `$PORT` is the consequence of the parser's PA013 there
+    assert [e["at"] for e in sh030["evidence"]] == ["scripts/launch_mtp.sh:19:12"]
+    assert sh030["evidence"][0]["text"].startswith("PA013: the value of --port comes from $PORT (")
     assert data["notes"][-1] == "6 launch file(s) checked"
 
 

@@ -82,9 +82,8 @@ class Expander(Params):
             return expr
         parts = W.parse_word(expr, in_dq=True)
         if '"' in expr:
-            # bash reads the expression as within double quotes, but a double quote in it is not special and
-            # is removed (bash(1), ARITHMETIC EVALUATION: `(( "$#" ))`, `$(( "$n" + 1 ))`); one inside a
-            # command substitution is that command's own (it is in the CmdSub part, not a literal here)
+            # a double quote in the expression is removed (bash(1), ARITHMETIC EVALUATION: `(( "$#" ))`); one
+            # inside a command substitution is that command's own (in the CmdSub part, not a literal here)
             parts = [W.Lit(p.text.replace('"', ""), p.quoted) if isinstance(p, W.Lit) else p for p in parts]
         chunks = self.expand_parts(parts, self.cur_at, assignment=True)
         out: list[str] = []
@@ -287,16 +286,12 @@ class Expander(Params):
             return True, None
         cmd, args = words[0], words[1:]
         # (outputs.py is imported at the first emulated command)
-        from argtrace.layers.shell.outputs import _echo_output, _printf, printf_options
+        from argtrace.layers.shell.outputs import _echo_output, printf_printed
 
         if cmd == "echo":
             return True, _echo_output(args)
         if cmd == "printf":
-            # what b_printf prints inside _capture (``-v`` assigns instead, a refused line prints nothing)
-            call = printf_options(args)
-            if call is None or call[0] is not None or call[1] >= len(args):
-                return True, ""
-            return True, _printf(args[call[1]], args[call[1] + 1 :])
+            return True, printf_printed(args)  # what b_printf prints inside _capture
         if cmd == "pwd" and args and args[0] not in ("-P", "-L"):
             # what b_pwd prints inside _capture (bash prints the directory for `pwd foo`)
             return True, None if args[0].startswith("-") or self.cwd is None else from_str(self.cwd) + "\n"
@@ -417,8 +412,7 @@ class Expander(Params):
                         return self._operand_chunks(p.arg or "", q, at)
                 elif p.op in (":+", "+"):
                     if use_alt:
-                        # `"${A[@]+word}"` of an empty list is no word at all, as `"${A[@]}"` is (bash 5.2);
-                        # `"${A[*]+word}"` is one empty word
+                        # `"${A[@]+word}"` of an empty list is no word (bash 5.2), `"${A[*]+word}"` one empty
                         return [_Chunk(None, True, False, "EMPTY_AT")] if q and not star else []
                     return self._operand_chunks(p.arg or "", q, at)
                 elif p.op in (":?", "?") and use_alt:
@@ -536,10 +530,8 @@ class Expander(Params):
         return out
 
     def _operand_chunks(self, raw: str, quoted: bool, at: str) -> list[_Chunk]:
-        # a double quote inside the word of a double-quoted `${x+word}` quotes again and is removed, so
-        # `"${A[@]+"${A[@]}"}"` (the `set -u` idiom for a possibly empty array) gives one word per element, as
-        # "${A[@]}" does; a single quote there stays a literal character, so such a word keeps the in-quotes
-        # reading
+        # a double quote inside the word of a double-quoted `${x+word}` quotes again: `"${A[@]+"${A[@]}"}"`
+        # (`set -u`'s idiom) is one word per element; a single quote there stays literal (in-quotes reading)
         inner_dq = quoted and '"' in raw and "'" not in raw
         parts = W.parse_word(raw, in_dq=quoted and not inner_dq)
         chunks = self.expand_parts(parts, at)

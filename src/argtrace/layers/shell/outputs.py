@@ -123,6 +123,14 @@ def printf_options(texts: Sequence[str | None]) -> tuple[str | None, int] | None
     return name, i
 
 
+def printf_printed(args: list[str]) -> str | None:
+    """What ``printf ARGS`` prints: nothing where ``-v`` assigns instead or bash refuses the line."""
+    call = printf_options(args)
+    if call is None or call[0] is not None or call[1] >= len(args):
+        return ""
+    return _printf(args[call[1]], args[call[1] + 1 :])
+
+
 def _printf(fmt: str, args: list[str]) -> str | None:
     """bash's printf (``printf_format``); None where its output is not computed."""
     return printf_output(fmt, args)
