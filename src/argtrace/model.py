@@ -163,6 +163,11 @@ class Setting:
             return None
         return self.history[-1].value
 
+    @property
+    def last_at(self) -> str | None:
+        """Where the last layer that placed it saw it (the place a finding about its value points at)."""
+        return next((o.at for o in reversed(self.history) if o.at), None)
+
     def observe(self, observation: Observation) -> None:
         self.history.append(observation)
 

@@ -98,7 +98,7 @@ def lowered_capture_maximum(report: Report) -> list[Finding]:
         return []
     setting = report.setting(name)
     assert setting is not None
-    at = next((o.at for o in reversed(setting.history) if o.at), None)
+    at = setting.last_at
     flag = (
         "--max-cudagraph-capture-size"
         if name == MAXIMUM[0]

@@ -61,7 +61,7 @@ def _given_at(report: Report, name: str) -> str | None:
     setting = report.setting(name)
     if setting is None:
         return None
-    return next((o.at for o in reversed(setting.history) if o.at), None)
+    return setting.last_at
 
 
 def engine_override_findings(report: Report) -> list[Finding]:

@@ -58,7 +58,7 @@ def values_out_of_bounds(report: Report) -> list[Finding]:
             continue
         name, limit = broken
         flag = setting.flag or setting.name
-        at = next((o.at for o in reversed(setting.history) if o.at), None)
+        at = setting.last_at
         shown = _shown(value)
         bound = f"Field({name}={_shown(limit)}), {bounds.at}"
         fix = f"give {flag} a value {WORDS[name]} {_shown(limit)}"

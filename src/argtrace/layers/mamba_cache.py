@@ -60,7 +60,7 @@ def _written(report: Report, name: str) -> tuple[Any, str | None] | None:
     setting = report.setting(name)
     if setting is None or setting.intended is None or setting.unknown_to_framework:
         return None
-    at = next((o.at for o in reversed(setting.history) if o.at), None)
+    at = setting.last_at
     return setting.effective, at
 
 

@@ -59,7 +59,7 @@ def _written(report: Report, name: str) -> str | None:
     setting = report.setting(name)
     if setting is None or setting.intended is None or setting.unknown_to_framework:
         return None
-    return next((o.at for o in reversed(setting.history) if o.at), "") or ""
+    return setting.last_at or ""
 
 
 def _config(model_dir: Path | None) -> tuple[bool, str | None] | None:

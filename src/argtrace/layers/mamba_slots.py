@@ -73,7 +73,7 @@ def _written(report: Report, name: str) -> tuple[Any, str | None] | None:
     setting = report.setting(name)
     if setting is None or setting.intended is None:
         return None
-    return setting.effective, next((o.at for o in reversed(setting.history) if o.at), None)
+    return setting.effective, setting.last_at
 
 
 def _flag_on(report: Report, name: str) -> bool:

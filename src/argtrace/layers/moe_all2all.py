@@ -53,7 +53,7 @@ def _named(report: Report, release: str) -> tuple[str, str | None, str] | None:
     release reads it."""
     setting = report.setting("all2all_backend")
     if setting is not None and setting.intended is not None and isinstance(setting.effective, str):
-        at = next((o.at for o in reversed(setting.history) if o.at), None)
+        at = setting.last_at
         return setting.effective, at, f"--all2all-backend {setting.effective}"
     here = report.process.at if report.process is not None else None
     server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)

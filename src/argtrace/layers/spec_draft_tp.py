@@ -83,7 +83,7 @@ def spec_draft_tp(report: Report) -> LayerResult:
     tp = _int(tp_setting.effective) if tp_setting is not None else 1
     if draft is None or tp is None or draft == tp:
         return result
-    at = next((o.at for o in reversed(key.history) if o.at), None)
+    at = key.last_at
     readers = [str(r.get("where")) for r in facts.get("readers") or () if isinstance(r, Mapping)]
     where = (
         f"only the draft model's proposer reads it ({', '.join(readers)})"

@@ -482,7 +482,9 @@ def _docker(
     # word the container's process never gets, in the same place of the container's argv
     shift = len(final) - len(run.args) - run.args_start
     lost = tuple(replace(v, index=v.index + shift) for v in vanished if v.index >= run.args_start)
-    marks = {k + shift: h for k, h in (holed or {}).items() if k >= run.args_start}
+    # the holed words after the image, numbered in run.args and in the container's argv
+    in_args = {k - run.args_start: h for k, h in (holed or {}).items() if k >= run.args_start}
+    marks = {k + len(final) - len(run.args): h for k, h in in_args.items()}
     env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
@@ -501,7 +503,7 @@ def _docker(
         at,
         run.image,
         run.entrypoint,
-        _shown(run.args, {k - (len(final) - len(run.args)): h for k, h in marks.items()}),
+        _shown(run.args, in_args),
         result,
         how="the command after the image name",
         release=ctx.release,
