@@ -142,6 +142,25 @@ def test_separate_rendezvous_whose_ranks_are_not_one_launch_stay_information(tmp
     )
 
 
+def test_a_model_and_a_rendezvous_not_known_here_are_named_as_written(tmp_path: Path) -> None:
+    # the model's unknown value read "null" in the message (fa26's Kimi K2 page)
+    sg = SG.replace("meta-llama/Llama-3.1-405B-Instruct", '"$MODEL_PATH"')
+    lines = [
+        "#!/bin/bash",
+        "MODEL_PATH=$(cat /etc/model)",
+        f"{sg} --dist-init-addr 10.0.0.1:20000 --node-rank 0 &",
+        f"{sg} --dist-init-addr 10.0.0.2:20000 --node-rank 0 &",
+        "wait",
+        "",
+    ]
+    report = _check(tmp_path, "two.sh", "\n".join(lines), "--framework-version", "0.5.10.post1")
+    message = next(f["message"] for f in report["findings"] if f["code"] == "PA030")
+    assert message.startswith(
+        '2 launches of "$MODEL_PATH" meet at different rendezvous (server(s) 1: dist_init_addr '
+        "10.0.0.1:20000; server(s) 2: dist_init_addr 10.0.0.2:20000)"
+    )
+
+
 VL = "vllm serve Qwen/Qwen3-30B-A3B --data-parallel-size 4 --data-parallel-size-local 2"
 VL += " --data-parallel-rpc-port 13345"
 

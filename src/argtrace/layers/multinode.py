@@ -211,7 +211,7 @@ def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
         names = [n for n in RENDEZVOUS[first.framework] if any(n in x.given for g in group for x in g.nodes)]
         shown = "; ".join(
             "server(s) " + ", ".join(str(n.index) for n in launch.nodes) + ": "
-            + ", ".join(f"{name} {_show(launch.nodes[0].values.get(name, '?'))}" for name in names)
+            + ", ".join(f"{name} {_said(launch.nodes[0], name)}" for name in names)
             for launch in group
         )  # fmt: skip
         odd = group[1].nodes[0]
@@ -240,9 +240,9 @@ def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
             continue
         findings.append(
             rules.PA_NODES_DISAGREE.finding(
-                f"{len(group)} launches of {_show(first.values.get(MODEL[first.framework]))} meet at "
-                f"different rendezvous ({shown}), and a launch starts fewer nodes than its nnodes here: read "
-                "as separate launches; if they are one, every node must name the same rendezvous",
+                f"{len(group)} launches of {_said(first, MODEL[first.framework], 'a model not known here')} "
+                f"meet at different rendezvous ({shown}), and a launch starts fewer nodes than its nnodes "
+                "here: read as separate launches; if they are one, every node must name the same rendezvous",
                 at=odd.at,
                 setting=names[0] if names else None,
                 server=odd.index,
@@ -250,6 +250,15 @@ def _replicas_note(nodes: Sequence[Launch]) -> list[Finding]:
             )
         )
     return findings
+
+
+def _said(node: NodeStart, name: str, unknown: str = "?") -> str:
+    """A setting's value in a message: as known, else the text it comes from (``$HEAD:5000``), else
+    ``unknown`` (a model path from ``$MODEL_PATH`` read as ``null`` in PA030's message)."""
+    value = node.values.get(name)
+    if value is not None:
+        return _show(value)
+    return node.unread.get(name) or unknown
 
 
 def _split_launch_head(group: Sequence[Launch]) -> NodeStart | None:

@@ -119,11 +119,23 @@ def rests_on_assumption(finding: Mapping[str, Any]) -> bool:
     return finding.get("basis") == "assumed"
 
 
-def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int, int]:
+def shellcheck_note(finding: Mapping[str, Any]) -> bool:
+    """A shellcheck note (``SC2086``: quote this) that nothing else follows from: advice on the script's
+    style, not on what the server sees. Ranked by their layer (shell), they came before the launch's own
+    parser notes (fa26's Kimi K2 page: 23 SC2086 above 21 PA013 and the PA007 abbreviations)."""
+    return (
+        str(finding.get("code", "")).startswith("SC")
+        and severity_rank(finding) == SEVERITIES.index("info")
+        and not finding.get("consequences")
+    )
+
+
+def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int, int, int]:
     layer = finding.get("layer")
     return (
         severity_rank(finding),
         about_the_analysis(finding),
+        shellcheck_note(finding),
         rests_on_assumption(finding),
         LAYERS.index(layer) if layer in LAYERS else len(LAYERS),
     )
@@ -131,9 +143,70 @@ def _rank(finding: Mapping[str, Any]) -> tuple[int, int, int, int]:
 
 def diagnosis_order(findings: Sequence[Mapping[str, Any]]) -> list[int]:
     """Indexes of the causes: most severe first (a cause counts its consequences' severity), the launch's
-    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), what the evidence shows before what
-    rests on an assumption (``rests_on_assumption``), then the earliest layer, then as reported."""
+    own before those about argtrace's reach (``ABOUT_THE_ANALYSIS``), argtrace's own before shellcheck's
+    notes (``shellcheck_note``), what the evidence shows before what rests on an assumption
+    (``rests_on_assumption``), then the earliest layer, then as reported."""
     return sorted(range(len(findings)), key=lambda i: (*_rank(findings[i]), i))
+
+
+def repeated_notes(findings: Sequence[Mapping[str, Any]], order: Sequence[int]) -> dict[int, list[int]]:
+    """For each ``info`` cause whose code an earlier ``info`` cause (in ``order``) does not have, the later
+    ``info`` causes of that code, when there are any: the first screen tells the first and names the others
+    on one line (``more_line``). One script's unquoted words gave 23 SC2086 and 21 PA013 headlines, and a
+    resolution's own variables five RS006 ones, above the launch's servers (fa26's Kimi K2 page; 148 of the
+    1,060 kept launches repeated an info code). Errors and warnings are each told; the findings about
+    argtrace's reach have their own line (``reach_line``)."""
+    first: dict[str, int] = {}
+    more: dict[int, list[int]] = {}
+    for index in order:
+        finding = findings[index]
+        if severity_rank(finding) != SEVERITIES.index("info") or about_the_analysis(finding):
+            continue
+        code = str(finding.get("code"))
+        if code in first:
+            more[first[code]].append(index)
+        else:
+            first[code] = index
+            more[index] = []
+    return {index: later for index, later in more.items() if later}
+
+
+# A message that names its subject first: "SGLANG_ENABLE_TORCH_COMPILE: None -> '0' by ...", "--host: ..."
+# (a flag or an upper-case variable: "shellcheck: Double quote ..." names the tool, not a subject)
+_SUBJECT = re.compile(r"^`?(--?[A-Za-z][\w.-]{0,58}|[A-Z][A-Z0-9_]{2,59})`?: ")
+
+
+def _named(finding: Mapping[str, Any], places: Mapping[str, str] | None) -> str:
+    """A repeated note in a few words: the variable or flag its message names first, else its place as the
+    headline would name it (a framework's file beside a variable's name said nothing the name did not)."""
+    subject = _SUBJECT.match(str(finding.get("message") or ""))
+    if subject:
+        return subject.group(1)
+    at = str(finding.get("at") or "")
+    return (places or {}).get(at, at) or one_line(str(finding.get("message") or ""), 40)
+
+
+def more_line(
+    first: Mapping[str, Any],
+    later: Sequence[Mapping[str, Any]],
+    width: int,
+    places: Mapping[str, str] | None = None,
+) -> Text:
+    """The line under a repeated note's first headline: the variables or flags their messages name first
+    (``+ 4 more RS006 (Details): SGLANG_A, ...``), else their lines when they are in the first's file
+    (``+ 22 more SC2086 (Details): lines 32, 37, ...``), else each named (``_named``)."""
+    path = _path_of(str(first.get("at") or ""))
+    lines = [_PLACE.match(str(f.get("at") or "")) for f in later]
+    subjects = [_SUBJECT.match(str(f.get("message") or "")) for f in later]
+    if all(subjects):
+        items = ", ".join(dict.fromkeys(marked(m.group(1)) for m in subjects if m))
+    elif path and all(m and m.group("path") == path and m.group("line") for m in lines):
+        named = list(dict.fromkeys(m.group("line")[1:].split(":", 1)[0] for m in lines if m))
+        items = ("lines " if len(named) > 1 else "line ") + ", ".join(named)
+    else:
+        items = ", ".join(dict.fromkeys(marked(_named(f, places)) for f in later))
+    said = f"+ {len(later)} more {first.get('code')} (Details): {items}"
+    return Text("  " + one_line(said, width - 2), style="dim")
 
 
 REACH_HEAD = "INFO on what argtrace could read: "

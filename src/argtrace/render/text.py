@@ -26,9 +26,11 @@ from argtrace.render.screen import (
     explains,
     line_places,
     marked,
+    more_line,
     one_line,
     output_width,
     reach_line,
+    repeated_notes,
     severity_rank,
     short_places,
     shortened,
@@ -292,7 +294,11 @@ def _render_diagnosis(
     console.print(Text(title, style="bold"))
     alarm = any(severity_rank(f) < SEVERITIES.index("info") for f in findings)
     reach = []
-    for n, index in enumerate(diagnosis_order(findings)):
+    order = diagnosis_order(findings)
+    more = repeated_notes(findings, order)
+    for n, index in enumerate(order):
+        if index not in more and any(index in later for later in more.values()):
+            continue  # told on its first note's "+ N more" line
         brief = alarm and severity_rank(findings[index]) == SEVERITIES.index("info")
         if brief and findings[index].get("code") in ABOUT_THE_ANALYSIS:
             # one line together, after the launch's own findings (LG010's excerpt note, about what the
@@ -302,6 +308,8 @@ def _render_diagnosis(
         lead = n == 0 and data.get("command") in LEAD_COMMANDS
         for line in diagnosis_lines(findings[index], width, places, brief=brief, lead=lead):
             console.print(line)
+        if more.get(index):
+            console.print(more_line(findings[index], [findings[i] for i in more[index]], width, places))
     if reach:
         console.print(reach_line(reach, width))
 
