@@ -362,6 +362,8 @@ def _check_chosen_server(
     if not 1 <= options.server <= len(servers):
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
+    if options.fetch_config and not options.model_config:
+        options = _with_hub_config(report, server, options)
     chosen: dict[int, tuple[Schema, LayerResult]] = {}
     results = analyze_server(server, options, report, transport, commands, chosen=chosen)
     report.settings = fold_settings(results, _analysed_schema(report))
@@ -385,6 +387,41 @@ def _check_chosen_server(
         report.findings.extend(late.findings)
         report.sections.update(late.sections)
     report.findings = settle_report_verdicts(report, options)
+
+
+def _with_hub_config(report: Report, server: ServerCommand, options: CheckOptions) -> CheckOptions:
+    """``--fetch-config``: the options with the model's config.json fetched from the Hub (layers/hf_hub.py)
+    when the launch names a repo id that is not a directory here nor in the Hugging Face cache; what was
+    done is a note of the report."""
+    import os
+
+    from argtrace.layers.hf_cache import hf_snapshot
+    from argtrace.layers.resolution import model_value
+
+    framework = options.framework or server.framework
+    words = [w.text for w in server.server_args]
+    known = [w for w in words if w is not None]
+    model = model_value(known, framework)[0] if framework in ("sglang", "vllm") and known == words else None
+    if model is None:
+        report.notes.append("--fetch-config: no model word of the launch is known here; nothing was fetched")
+        return options
+    if localfs.is_file(Path(model) / "config.json") or hf_snapshot(model) is not None:
+        return options  # read where it is, as without --fetch-config
+    from argtrace.layers.hf_hub import fetch_config
+
+    revision = next((known[i + 1] for i, w in enumerate(known[:-1]) if w == "--revision"), None)
+    revision = revision or next((w.split("=", 1)[1] for w in known if w.startswith("--revision=")), None)
+    fetched = fetch_config(model, revision, os.environ, use_cache=options.resolve_cache)
+    report.notes.append(fetched.note)
+    if fetched.directory is None:
+        return options
+    report.sections["model_config"] = {
+        "source": "hub",
+        "repo": fetched.repo,
+        "revision": fetched.revision,
+        "path": str(fetched.directory / "config.json"),
+    }
+    return replace(options, model_config=str(fetched.directory))
 
 
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:

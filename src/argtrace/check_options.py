@@ -27,6 +27,10 @@ class CheckOptions:
     server: int = 1
     python: str | None = None
     model_config: str | None = None
+    # --fetch-config: the model's config.json from the Hugging Face Hub when none is here (layers/hf_hub.py)
+    fetch_config: bool = False
+    # --no-cache: the resolution and the Hub's config.json are asked for again
+    resolve_cache: bool = True
     gpu: str | None = None
     log: str | None = None
     launched_after: str | None = None
@@ -56,6 +60,8 @@ class CheckOptions:
             server=args.server,
             python=args.python,
             model_config=args.model_config,
+            fetch_config=bool(getattr(args, "fetch_config", False)),
+            resolve_cache=not getattr(args, "no_cache", False),
             gpu=args.gpu,
             log=args.log,
             launched_after=args.launched_after,

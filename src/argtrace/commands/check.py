@@ -61,6 +61,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the model's config.json (for the resolution and memory layers)",
     )
     parser.add_argument(
+        "--fetch-config",
+        action="store_true",
+        help="download the model's config.json (that file alone, never weights) from the Hugging Face Hub "
+        "when the launch names a repo id with no copy here (HF_ENDPOINT, HF_TOKEN)",
+    )
+    parser.add_argument(
         "--gpu",
         metavar="NAME[xCOUNT]",
         help="GPU profile for resolution and memory, e.g. h100x8, rtx-pro-6000x4 (a bare NAME: as many "

@@ -12,9 +12,12 @@ from pathlib import Path
 
 from argtrace import localfs
 
+# a repo id as the Hub names one (huggingface_hub validate_repo_id: ORG/NAME of word characters, - and .)
+REPO_ID = re.compile(r"[\w.-]+/[\w.-]+")
+
 
 def hf_snapshot(repo_id: str) -> Path | None:
-    if not re.fullmatch(r"[\w.-]+/[\w.-]+", repo_id):
+    if not REPO_ID.fullmatch(repo_id):
         return None
     home = Path(os.environ.get("HF_HOME", Path.home() / ".cache" / "huggingface"))
     hub = Path(os.environ.get("HF_HUB_CACHE", home / "hub"))

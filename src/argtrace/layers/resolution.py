@@ -440,6 +440,8 @@ def resolve_server(
         model_word, model_index = positional_model(server, parser_result)
     local = local_model_dir(model_config, model_word)
     if local is None:
+        from argtrace.layers.hf_cache import REPO_ID
+
         section["reason"] = (
             "no model config: pass --model-config DIR (a directory with the model's config.json)"
         )
@@ -451,7 +453,12 @@ def resolve_server(
                     else "resolution skipped: argtrace found no model word in the launch"
                 )
                 + "; model-dependent defaults cannot be resolved",
-                fix="pass --model-config DIR|config.json (only config.json is read, never weights)",
+                fix="pass --model-config DIR|config.json (only config.json is read, never weights)"
+                + (
+                    ", or --fetch-config to download that file alone from the Hugging Face Hub"
+                    if model_word is not None and REPO_ID.fullmatch(model_word) and ".." not in model_word
+                    else ""
+                ),
             )
         )
         return result
