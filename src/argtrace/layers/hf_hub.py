@@ -17,7 +17,6 @@ a redirect to any host, so a redirect to another host is followed without it. Th
 
 from __future__ import annotations
 
-import json
 import os
 import urllib.error
 import urllib.parse
@@ -119,9 +118,11 @@ def _download(url: str, token: str | None) -> tuple[bytes | None, str | None]:
 
 def _checked(data: bytes) -> str | None:
     """Why ``data`` is not a config.json to keep, or None."""
+    from argtrace import safe_json
+
     try:
-        value = json.loads(data)
-    except (ValueError, RecursionError):
+        value = safe_json.loads(data)
+    except ValueError:
         return "the answer is not JSON"
     if not isinstance(value, dict):
         return "the answer is not a JSON object"
