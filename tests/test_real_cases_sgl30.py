@@ -10,12 +10,12 @@ cards, a Qwen3-VL reranker without its template, bge-m3 on the blackwell image, 
 flashinfer on SM120, DeepSeek-V3.1 with EAGLE and page size 64 on B200, Gemma 3 on torch_native, piecewise
 CUDA graphs on Llama 70B, Kimi-Linear's default backend on Blackwell, xgrammar with regex requests) and six
 correct launches (``ok_*``). Each case under ``tests/data/real_cases_sgl30/`` names its URL in its header:
-``.cmd`` launches (``argtrace check -c``) and two scripts. A new user's machine (no resolver environment, no
-Hugging Face cache); ``--framework-version`` only where the report names its release (sglang#5320: 0.4.4.post2;
-sglang#5775's image: 0.4.5.post3), ``--gpu`` where it names the GPU. Classes by the better of `check` and
-`why` on the message a report quotes (sglang#5775's HIP error, the Marlin repack error sglang PR#20370
-quotes for sglang#19406, Qwen3-VL-Embedding#84's rerank answer). Each command runs once per worker
-(tests/batches.py's ``recorded_*``).
+``.cmd`` launches (``argtrace check -c``) and two scripts. A new user's machine (no resolver environment,
+no Hugging Face cache); ``--framework-version`` only where the report names its release (sglang#5320:
+0.4.4.post2; sglang#5775's image: 0.4.5.post3), ``--gpu`` where it names the GPU. Classes by the better
+of `check` and `why` on the message a report quotes (sglang#5775's HIP error, the Marlin repack error sglang
+PR#20370 quotes for sglang#19406, Qwen3-VL-Embedding#84's rerank answer). Each command runs once per
+worker (tests/batches.py's ``recorded_*``).
 """
 
 from __future__ import annotations
@@ -223,8 +223,8 @@ MISSING = {
     ),
     "sglang7590_bge_m3_no_is_embedding.sh": (
         "embedding",
-        "SGLang reads XLMRobertaModel as an embedding model by itself; what killed the blackwell image on the "
-        "first request is not in the report",
+        "SGLang reads XLMRobertaModel as an embedding model by itself; what killed the blackwell image on "
+        "the first request is not in the report",
     ),
     "sglang6044_gemma3_torch_native.cmd": (
         "torch_native",
