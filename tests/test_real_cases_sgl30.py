@@ -194,6 +194,23 @@ def test_why_on_an_embedding_request_names_the_rerank_template() -> None:
     )
 
 
+def test_why_on_a_scheme_the_release_never_defines() -> None:
+    """sglang#5320's failure as sglang PR#9642 quotes it (the report itself shows a screenshot): no raise
+    site, the signature names the release that has the scheme (0.5.3, read in the wheels)."""
+    section = explain(
+        "NameError: name 'CompressedTensorsW8A8Int8' is not defined. Did you mean: "
+        "'CompressedTensorsW8A8Fp8'?"
+    )
+    assert section["matches"] == []
+    (signature,) = section["signatures"]
+    assert (signature["id"], signature["fix"]) == (
+        "sglang-compressed-tensors-scheme-undefined",
+        "Install a release whose sglang/srt/layers/quantization/compressed_tensors/schemes/ has the "
+        "checkpoint's scheme (W8A8-Int8: 0.5.3 on), or serve a checkpoint quantized in a scheme the release "
+        "has (its schemes/ folder lists them)",
+    )
+
+
 # Each case not in class a: a word an alarm of its launch would hold if argtrace named the cause, and the
 # mechanism it lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {
@@ -209,8 +226,8 @@ MISSING = {
     ),
     "sglang5320_w8a8_int8_compressed_tensors.cmd": (
         "W8A8",
-        "the checkpoint's compressed-tensors scheme is config.json's (a local folder here), and the missing "
-        "CompressedTensorsW8A8Int8 is a NameError, not a raise site",
+        "the checkpoint's compressed-tensors scheme is config.json's (a local folder here); the report "
+        "quotes no text (a screenshot), so the scheme signature's `why` has nothing to read",
     ),
     "sglang31248_gemma4_nvfp4_sparse24.cmd": (
         "Sparse24",
