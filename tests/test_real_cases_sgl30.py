@@ -27,7 +27,7 @@ import pytest
 
 from argtrace.commands.why import explain
 from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
-from tests.conftest import Launch, alarms
+from tests.conftest import Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl30"
 
@@ -37,7 +37,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 CLASSES = {
     "sglang19406_qwen35_awq_marlin_repack.cmd": ("c", "a"),
     "sglang5775_mi100_rocm630_image.cmd": ("c", "a"),
-    "qwen3vlembedding84_vl_reranker_no_template.cmd": ("c", "a"),
+    "qwen3vlembedding84_vl_reranker_no_template.cmd": ("c", "a"),  # check's RS077 and why
     "sglang2871_quantization_compressed_tensors.cmd": ("b", "b"),
     "sglang18874_glm47flash_flashinfer_sm120.cmd": ("c", "c"),
     "sglang5320_w8a8_int8_compressed_tensors.cmd": ("c", "c"),
@@ -93,11 +93,54 @@ def test_correct_launches_stay_clean(name: str) -> None:
     assert found(check(name)) == []
 
 
+ALARMS = {"qwen3vlembedding84_vl_reranker_no_template.cmd": [("RS077", "warning")]}
+
+
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check` on any failure report, before or after: the causes found are `why`'s
-    (and sglang#2871's note)."""
-    assert found(check(name)) == []
+    """No wrong alarm from `check` on any failure report, before or after: RS077 is Qwen3-VL-Embedding#84's
+    cause; the other causes found are `why`'s (and sglang#2871's note)."""
+    assert found(check(name)) == ALARMS.get(name, [])
+
+
+def test_a_qwen3_vl_reranker_without_its_template() -> None:
+    """Qwen3-VL-Embedding#84 by `check` too (RS077, read in serving_rerank.py): the path names Qwen3-VL, so
+    /v1/rerank renders the served template with query and document only."""
+    rs077 = finding(check("qwen3vlembedding84_vl_reranker_no_template.cmd"), "RS077")
+    assert rs077["message"] == (
+        "/v1/rerank will answer 400 \"'messages' is undefined\" for Qwen/Qwen3-VL-Reranker-8B: SGLang sends "
+        "a model path naming Qwen3-VL down its multimodal reranker path, which renders the served chat "
+        "template with only query and document (_detect_rerank_backend, _render_vl_jinja_template, "
+        "srt/entrypoints/openai/serving_rerank.py), and without --chat-template that is the model's own chat "
+        "template, which reads messages (assumed: a reranker, as the model's name says)"
+    )
+    assert rs077["fix"] == (
+        "add --chat-template naming a Qwen3-VL reranker template (one whose text says the answer can only be "
+        '"yes" or "no" and holds the vision placeholders <|vision_start|>/<|image_pad|>, what '
+        "_is_qwen3_vl_reranker_template tests)"
+    )
+    assert (rs077["at"], rs077["setting"], rs077["basis"]) == ("<-c>:1:32", "chat_template", "assumed")
+
+
+def _codes(command: str, *options: str) -> list[str]:
+    report = run_cli(["check", "--format", "json", "--no-resolve", *options, "-c", command]).json
+    return [f["code"] for f in report["findings"] if f["severity"] != "info"]
+
+
+def test_rs077_only_for_a_qwen3_vl_reranker_without_a_template() -> None:
+    """With a template, a Qwen3-VL chat model, a text Qwen3 reranker (another path: the template decides
+    it) and a release whose serving_rerank.py was not read say nothing."""
+    launch = "python -m sglang.launch_server --model-path {model}"
+    latest = ("--framework-version", "0.5.23")
+    assert _codes(launch.format(model="/models/qwen3vl-reranker-2b"), *latest) == ["RS077"]
+    for model in (
+        "Qwen/Qwen3-VL-Reranker-8B --chat-template /t/qwen3_vl_reranker.jinja",
+        "Qwen/Qwen3-VL-8B-Instruct",
+        "Qwen/Qwen3-Reranker-8B",
+    ):
+        assert _codes(launch.format(model=model), *latest) == [], model
+    old = launch.format(model="Qwen/Qwen3-VL-Reranker-8B")
+    assert _codes(old, "--framework-version", "0.5.9") == []
 
 
 def test_a_value_older_releases_refuse_is_a_note() -> None:
