@@ -750,6 +750,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.mamba_dtype import mamba_dtype  # RS073: activations unlike the Mamba conv state
 
     results.append(mamba_dtype(report, model_config))
+    from argtrace.layers.rerank_template import rerank_template  # RS077: a Qwen3-VL reranker, no template
+
+    results.append(rerank_template(report))
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))

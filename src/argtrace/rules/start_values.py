@@ -739,3 +739,29 @@ RS076 = Rule(
     "launch writes (prefix caching, chunked prefill and the mode by default depend on the model class); "
     "nothing for a release whose wheel was not read.",
 )
+
+RS077 = Rule(
+    code="RS077",
+    layer="resolution",
+    severity="warning",
+    title="A Qwen3-VL reranker served without a reranker chat template",
+    basis="assumed",
+    rationale=(
+        "SGLang's /v1/rerank sends a model path naming Qwen3-VL (_is_qwen3_vl_model) down its multimodal "
+        "decoder-only reranker path, which renders the served chat template itself with only query and "
+        "document (_detect_rerank_backend and _render_vl_jinja_template, srt/entrypoints/openai/"
+        "serving_rerank.py:88 and :168 in 0.5.23, :86 and :165 in 0.5.10.post1). Without --chat-template the "
+        "template is the model's own, which iterates messages, so every rerank request answers 400 "
+        "\"'messages' is undefined\" (QwenLM/Qwen3-VL-Embedding#84, Qwen3-VL-Reranker-8B)."
+    ),
+    fix="add --chat-template naming a Qwen3-VL yes/no reranker template (with the vision placeholders)",
+    example=_static("python -m sglang.launch_server --model-path Qwen/Qwen3-VL-Reranker-8B", "0.5.23"),
+    correct=_static(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-VL-Reranker-8B "
+        "--chat-template /templates/qwen3_vl_reranker.jinja",
+        "0.5.23",
+    ),
+    exceptions="Only when the model path names Qwen3-VL and says it reranks (the reranker is assumed from "
+    "the name: a chat or embedding Qwen3-VL model is not served through /v1/rerank), for 0.5.10.post1-0.5.23 "
+    "(the two wheels read and the releases between them).",
+)

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/QwenLM/Qwen3-VL-Embedding/issues/84 (2026-04-14, open), seen 2026-12-05: Qwen3-VL-Reranker-8B started with sglang's launch_server; every /v1/rerank answers 400 "'messages' is undefined" (the model's own chat template renders messages; a reranker needs the rerank template). The report gives no command: the model id with launch_server is a stand-in.
+python -m sglang.launch_server --model-path Qwen/Qwen3-VL-Reranker-8B

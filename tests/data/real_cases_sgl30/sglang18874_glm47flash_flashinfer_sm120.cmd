@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/18874 (2026-02-16, closed), seen 2026-12-05: GLM-4.7-Flash (MoE with MLA attention) served with --attention-backend flashinfer on RTX PRO 6000 Blackwell (sm_120) answers garbage; the same model is correct with transformers and llama.cpp on that GPU. The command as posted.
+python -m sglang.launch_server --model-path THUDM/GLM-4.7-Flash --host 0.0.0.0 --port 8004 --tp-size 1 --dp-size 1 --attention-backend flashinfer

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/3295 (2025-02-04, open), seen 2026-12-05: with --grammar-backend xgrammar only the JSON and Pydantic examples of the structured-output page are constrained; the regex and EBNF examples come back unconstrained (the docs of that time: "Xgrammar enhances JSON decoding performance but does not support regular expressions"). The command as posted.
+python3 -m sglang.launch_server --model-path "Valdemardi/DeepSeek-R1-Distill-Qwen-32B-AWQ" --tp 1 --context-length 16384 --grammar-backend xgrammar

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/5775 (2025-04-27, closed), seen 2026-12-05: inside lmsysorg/sglang:v0.4.5.post3-rocm630 on AMD Instinct MI100 (gfx908) a GPTQ Mistral stops with "RuntimeError: HIP error: invalid device function": the image's kernels are built for other GPU architectures. The command inside the container as posted; the model folder is the report's.
+python3 -m sglang.launch_server --model-path mistralhf-gptq --host 0.0.0.0 --port 30000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/6044 (2025-05-06, closed), seen 2026-12-05: google/gemma-3-1b-it with --attention-backend torch_native fails once the server runs its first forward ("TpModelWorkerClient hit an exception" in tp_worker_overlap_thread.py; the posted traceback is cut before its cause). The report names the model and the backend; the command is built from them.
+python -m sglang.launch_server --model-path google/gemma-3-1b-it --attention-backend torch_native

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9572 (2025-08-25, open), seen 2026-12-05: DeepSeek-V3.1 (FP8) with EAGLE and --page-size 64 on 8 B200 stops in the scheduler's start-up: the FlashInfer MLA backend, the default on B200 at that time, did not support a page size above 1 there ("support dsv3 fp8 page size > 1 with flashinfer mla backend on b200"). The command as posted.
+python3 -m sglang.launch_server --model deepseek-ai/DeepSeek-V3.1 --tp 8 --speculative-algorithm EAGLE --page-size 64

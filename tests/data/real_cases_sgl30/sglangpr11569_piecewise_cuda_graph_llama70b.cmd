@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/11569 (2025-10-13, closed), seen 2026-12-05: Llama-3.3-70B on 8 GPUs with --enable-piecewise-cuda-graph stops in PiecewiseCudaGraphRunner's start-up (the attention backend's metadata was not initialised for the piecewise capture; the PR's fix). The command as posted.
+python3 -m sglang.launch_server --model meta-llama/Llama-3.3-70B-Instruct --tp 8 --enable-piecewise-cuda-graph --piecewise-cuda-graph-max-tokens 8192

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/ROCm/TheRock/issues/7700 (2026-08-27, open), seen 2026-12-05: SGLang inference with the default AITER attention backend may fail on Radeon PRO W7900, Radeon AI PRO R9700 and RX 9070 XT (ROCm 10.0.0); the workaround is --attention-backend triton or SGLANG_USE_AITER=0 SGLANG_USE_AITER_AR=0. The note gives no command: a plain launch of a stand-in model.
+python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --host 0.0.0.0 --port 30000
