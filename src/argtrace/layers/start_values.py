@@ -66,6 +66,9 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))
+        from argtrace.layers.parser_names import parsers_not_registered  # RS079
+
+        result.findings.extend(parsers_not_registered(report))
         result.findings.extend(variables_for_settings(report))
         from argtrace.layers.engine_overrides import engine_override_findings  # RS059, RS060
 

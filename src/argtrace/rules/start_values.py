@@ -739,3 +739,35 @@ RS076 = Rule(
     "launch writes (prefix caching, chunked prefill and the mode by default depend on the model class); "
     "nothing for a release whose wheel was not read.",
 )
+
+RS079 = Rule(
+    code="RS079",
+    layer="resolution",
+    severity="warning",
+    title="A --tool-call-parser or --reasoning-parser name the vLLM release registers no parser for",
+    basis="framework-code",
+    rationale=(
+        "Neither flag has argparse choices (--reasoning-parser from 0.11.2): --tool-call-parser's help lists "
+        'the registered names "or name registered in --tool-parser-plugin", and the serve command checks the '
+        "words against the parser registries before the engine starts (validate_api_server_args): KeyError "
+        "'invalid tool call parser: NAME (chose from { ... })' when --enable-auto-tool-choice is set, and "
+        "'invalid reasoning parser: NAME ...'. What each release registers is read from its wheel "
+        "(scripts/gen_vllm_parsers.py: the ToolParserManager/ReasoningParserManager registrations and the "
+        "lazy registration tables). A recipe written for a newer release meets an older image this way: "
+        "deepseek_v4, registered from 0.20.2, on vllm-ascend's 0.13.0 image (vllm-ascend#8875, #8997)."
+    ),
+    fix="run a release that registers the parser, or give a name the release registers",
+    example=_static(
+        "vllm serve deepseek-ai/DeepSeek-V4-Flash --enable-auto-tool-choice --tool-call-parser deepseek_v4",
+        "0.13.0",
+    ),
+    correct=_static(
+        "vllm serve deepseek-ai/DeepSeek-V4-Flash --enable-auto-tool-choice --tool-call-parser deepseek_v4",
+        "0.20.2",
+    ),
+    exceptions="A warning: a platform or general plugin may register the name, which the launch does not "
+    "show. Nothing when the launch's --tool-parser-plugin/--reasoning-parser-plugin file may register it, "
+    "for a tool-call parser without --enable-auto-tool-choice (never checked: RS038), for a release whose "
+    "argparse choices check the word (PA009) or whose wheel was not read; a note when nothing names the "
+    "release and another release registers every name.",
+)
