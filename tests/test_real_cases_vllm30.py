@@ -231,6 +231,36 @@ def test_an_unnamed_release_is_a_note() -> None:
     assert note["message"].endswith("; vllm 0.9.2-0.23.0 register minimax")
 
 
+@pytest.mark.parametrize(
+    ("program", "expected"),
+    [
+        # the engine built in-process: no serve command checks the name at start
+        (
+            "from vllm import LLM\n"
+            "LLM(model='deepseek-ai/DeepSeek-V4-Flash', reasoning_parser='deepseek_v4')\n",
+            [],
+        ),
+        # a serve command started from Python is checked as any other
+        (
+            "import subprocess\nsubprocess.Popen(['vllm', 'serve', 'deepseek-ai/DeepSeek-V4-Flash', "
+            "'--reasoning-parser', 'deepseek_v4'])\n",
+            [("RS079", "warning")],
+        ),
+    ],
+)
+def test_a_python_engine_call_is_not_the_serve_command(
+    program: str, expected: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    """Variants (not reports): LLM(...) is written as the flags it amounts to, but its parser names meet no
+    start-up check."""
+    (tmp_path / "launch.py").write_text(program)
+    result = run_cli(
+        ["check", "--format", "json", "--no-resolve", "--framework-version", "0.13.0", "launch.py"],
+        cwd=tmp_path,
+    )
+    assert [(f["code"], f["severity"]) for f in result.json["findings"] if f["code"] == "RS079"] == expected
+
+
 def test_why_on_the_refusal_and_the_missing_quantization_config() -> None:
     """Class a as first seen: the title's text names the tool-parser check; the traceback's last line the
     quantization config lookup and --quantization."""

@@ -22,6 +22,8 @@ SETTINGS = {
     "tool": ("tool_call_parser", "--tool-call-parser", "tool_parser_plugin"),
     "reasoning": ("reasoning_parser", "--reasoning-parser", "reasoning_parser_plugin"),
 }
+# the Python calls that build vLLM's engine without the serve command (its parser-name check is not theirs)
+ENGINE_CALLS = frozenset({"LLM", "EngineArgs", "AsyncEngineArgs"})
 # how many registered names a fix offers (the nearest by spelling)
 NEAREST = 3
 
@@ -29,6 +31,17 @@ NEAREST = 3
 def _effective(report: Report, name: str) -> Any:
     setting = report.setting(name)
     return setting.effective if setting is not None else None
+
+
+def _engine_call(report: Report) -> bool:
+    """The server is a Python call of vLLM's engine (``LLM(...)``, ``EngineArgs(...)``), written as the flags
+    it amounts to (layers/transport/python_launch.py): no serve command validates its parser names."""
+    server = report.servers[0] if report.servers else None
+    calls = (report.sections.get("python") or {}).get("calls") or []
+    return server is not None and any(
+        c.get("at") == server.at and str(c.get("call") or "").rsplit(".", 1)[-1] in ENGINE_CALLS
+        for c in calls
+    )
 
 
 def _release(report: Report) -> tuple[str | None, str | None]:
@@ -71,7 +84,7 @@ def parsers_not_registered(report: Report) -> list[Finding]:
     from argtrace.rules import start_values as rules
 
     version, read = _release(report)
-    if version is None or read is None:
+    if version is None or read is None or _engine_call(report):
         return []
     refused = {k: r for k in SETTINGS if (r := _refused(report, k, read)) is not None}
     if not refused:
