@@ -1,10 +1,11 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055;
-layers/start_values.py, layers/start_raises.py, layers/start_overrides.py): a KV-cache dtype the GPU that
-``--gpu`` names cannot store, a model name that is neither a local path nor a Hugging Face repo id, flags
-the release's own argument checks refuse or its warnings override, an Eagle3 draft under SGLang's EAGLE
-algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF reference the release's loader
-does not take. Each follows real code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``,
-the releases' indexed raise sites and log calls, SGLang's auxiliary hidden-state capture."""
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079;
+layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py): a
+KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
+Hugging Face repo id, flags the release's own argument checks refuse or its warnings override, an Eagle3
+draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, a GGUF reference
+the release's loader does not take, and a parser name the release registers no parser for. Each follows real
+code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites and
+log calls, SGLang's auxiliary hidden-state capture, the releases' parser registries."""
 
 from __future__ import annotations
 
