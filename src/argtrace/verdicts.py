@@ -58,7 +58,8 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # against the nodes they are placed on (RS067, RS071), or an all-to-all backend against the parallel layout
 # and the release's removed backends (RS068, RS072), or the serving dtype against the Mamba conv state's
 # (RS073) or the Mamba state pool against the running requests (RS074), or a Mamba cache mode against prefix
-# caching and the settings its checks need (RS075, RS076), and never read the GPU: an
+# caching and the settings its checks need (RS075, RS076), or a parser name against the release's parser
+# registries (RS079), and never read the GPU: an
 # assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
 GPU_FREE = frozenset(
@@ -90,6 +91,7 @@ GPU_FREE = frozenset(
         "RS074",
         "RS075",
         "RS076",
+        "RS079",
     }
 )
 

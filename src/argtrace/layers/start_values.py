@@ -20,6 +20,8 @@ Runs after the other layers (``check.late_layers``), on the report's effective s
 - RS054: vLLM's ``--tokenizer-mode`` (a free string from 0.12.0) naming no tokenizer the release registers
   or translates (frameworks/vllm_tokenizer_modes.py, read from the wheels): the registry's lookup raises at
   start.
+- RS079 (layers/parser_names.py): a ``--tool-call-parser``/``--reasoning-parser`` name the release registers
+  no parser for (frameworks/vllm_parsers.py, read from the wheels): the serve command's check raises.
 """
 
 from __future__ import annotations
@@ -66,6 +68,9 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))
+        from argtrace.layers.parser_names import parsers_not_registered  # RS079
+
+        result.findings.extend(parsers_not_registered(report))
         result.findings.extend(variables_for_settings(report))
         from argtrace.layers.engine_overrides import engine_override_findings  # RS059, RS060
 

@@ -1,10 +1,11 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055;
-layers/start_values.py, layers/start_raises.py, layers/start_overrides.py): a KV-cache dtype the GPU that
-``--gpu`` names cannot store, a model name that is neither a local path nor a Hugging Face repo id, flags
-the release's own argument checks refuse or its warnings override, an Eagle3 draft under SGLang's EAGLE
-algorithm, a Hugging Face cache's repo folder given as the model, and a GGUF reference the release's loader
-does not take. Each follows real code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``,
-the releases' indexed raise sites and log calls, SGLang's auxiliary hidden-state capture."""
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079;
+layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py): a
+KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
+Hugging Face repo id, flags the release's own argument checks refuse or its warnings override, an Eagle3
+draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, a GGUF reference
+the release's loader does not take, and a parser name the release registers no parser for. Each follows real
+code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites and
+log calls, SGLang's auxiliary hidden-state capture, the releases' parser registries."""
 
 from __future__ import annotations
 
@@ -764,4 +765,37 @@ RS077 = Rule(
     exceptions="Only when the model path names Qwen3-VL and says it reranks (the reranker is assumed from "
     "the name: a chat or embedding Qwen3-VL model is not served through /v1/rerank), for 0.5.10.post1-0.5.23 "
     "(the two wheels read and the releases between them).",
+)
+
+
+RS079 = Rule(
+    code="RS079",
+    layer="resolution",
+    severity="warning",
+    title="A --tool-call-parser or --reasoning-parser name the vLLM release registers no parser for",
+    basis="framework-code",
+    rationale=(
+        "Neither flag has argparse choices (--reasoning-parser from 0.11.2): --tool-call-parser's help lists "
+        'the registered names "or name registered in --tool-parser-plugin", and the serve command checks the '
+        "words against the parser registries before the engine starts (validate_api_server_args): KeyError "
+        "'invalid tool call parser: NAME (chose from { ... })' when --enable-auto-tool-choice is set, and "
+        "'invalid reasoning parser: NAME ...'. What each release registers is read from its wheel "
+        "(scripts/gen_vllm_parsers.py: the ToolParserManager/ReasoningParserManager registrations and the "
+        "lazy registration tables). A recipe written for a newer release meets an older image this way: "
+        "deepseek_v4, registered from 0.20.2, on vllm-ascend's 0.13.0 image (vllm-ascend#8875, #8997)."
+    ),
+    fix="run a release that registers the parser, or give a name the release registers",
+    example=_static(
+        "vllm serve deepseek-ai/DeepSeek-V4-Flash --enable-auto-tool-choice --tool-call-parser deepseek_v4",
+        "0.13.0",
+    ),
+    correct=_static(
+        "vllm serve deepseek-ai/DeepSeek-V4-Flash --enable-auto-tool-choice --tool-call-parser deepseek_v4",
+        "0.20.2",
+    ),
+    exceptions="A warning: a platform or general plugin may register the name, which the launch does not "
+    "show. Nothing when the launch's --tool-parser-plugin/--reasoning-parser-plugin file may register it, "
+    "for a tool-call parser without --enable-auto-tool-choice (never checked: RS038), for a release whose "
+    "argparse choices check the word (PA009) or whose wheel was not read; a note when nothing names the "
+    "release and another release registers every name.",
 )

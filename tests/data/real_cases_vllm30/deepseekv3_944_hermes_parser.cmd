@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/deepseek-ai/DeepSeek-V3/issues/944 (2025-07-29: DeepSeek-V3 served by vLLM with --enable-auto-tool-choice --tool-call-parser hermes returns no tool calls to Claude Code Router; a reply points to deepseek_v3, the parser of DeepSeek's tool-call tokens); the model path and parallel size are stand-ins, the report gives only the two flags
+vllm serve deepseek-ai/DeepSeek-V3 --tensor-parallel-size 8 --trust-remote-code --enable-auto-tool-choice --tool-call-parser hermes

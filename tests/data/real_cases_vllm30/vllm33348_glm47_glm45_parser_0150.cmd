@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/33348 (2026-01-29, vLLM 0.15: GLM-4.7 served with --reasoning-parser glm45, the only GLM parser registered; GLM-4.7's chat template puts <think> in the prompt, so the glm45 parser mis-splits reasoning and answer and the report asks for a glm47 parser); the model id and the parallel size are stand-ins
+vllm serve zai-org/GLM-4.7 --tensor-parallel-size 8 --reasoning-parser glm45
