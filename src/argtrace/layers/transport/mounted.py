@@ -4,6 +4,9 @@
 the file is the project's: its text is read as the script the container's shell runs, with the service's
 environment and the words after it as ``$1...``, as for a ``bash -c`` string (containers.py).
 
+This module owns finding that file through the service's bind mounts and reading it; what the shell then
+runs is containers.py's.
+
 Compose's bind mounts (Compose Specification, "volumes"): the short syntax ``SOURCE:TARGET[:MODE]``, where a
 SOURCE that starts with ``.`` or ``/`` is a host path (a relative one is the project directory's) and
 anything else a named volume; the long syntax ``{type: bind, source: S, target: T}``. A mounted directory
