@@ -247,9 +247,11 @@ def test_a_docker_run_option_value_not_known_does_not_hide_the_container(tmp_pat
     report = _check(tmp_path, "run.sh", script)
     # the image's entrypoint runs the command (lmsysorg/sglang's nvidia_entrypoint.sh)
     assert _argvs(report)[0][1:] == ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B"]
-    # a value that decides what argtrace judges (the GPUs) still leaves the container unread
+    # a --gpus value not known here asks for GPUs all the same: the container is read, its GPU count not
+    # known (fa30; it was left unread)
     unknown_gpus = 'G=$(nvidia-smi -L | wc -l)\ndocker run --gpus "$G" vllm/vllm-openai:v0.15.1 --model m\n'
-    assert _check(tmp_path, "run.sh", unknown_gpus)["servers"] == []
+    (server,) = _check(tmp_path, "run.sh", unknown_gpus)["servers"]
+    assert (server["argv"], server.get("gpus")) == (["vllm", "serve", "--model", "m"], None)
 
 
 # --- shellcheck, the shared log ----------------------------------------------------------------------------

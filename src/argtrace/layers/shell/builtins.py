@@ -325,7 +325,12 @@ class Builtins(Inputs):
         self.positional_reason = None
 
     def b_cd(self, args: list[ExpWord], at: str, *rest: Any) -> int | None:
-        texts = [w.text for w in args if w.text not in ("-L", "-P", "-e", "-@")]
+        texts = [w.text for w in args]
+        # the options before the directory; `--` ends them (`cd -- "$(dirname -- "$0")"`, bash(1) builtins)
+        while texts and texts[0] in ("-L", "-P", "-e", "-@"):
+            texts = texts[1:]
+        if texts and texts[0] == "--":
+            texts = texts[1:]
         if not texts:
             st, home, _ = self.get_param("HOME")
             target = home if st == "set" else None

@@ -299,7 +299,7 @@ class Expander(Params):
 
     def _pure(self, cmd: str, args: list[str]) -> str | None:
         """Output of a side-effect-free command on known arguments (None when not emulated)."""
-        from argtrace.layers.shell.outputs import _basename, _dirname, seq_output
+        from argtrace.layers.shell.outputs import path_name_output, seq_output
 
         if cmd in ("readlink", "realpath") and args and args[-1] and not args[-1].startswith("-"):
             opts = args[:-1]
@@ -313,19 +313,14 @@ class Expander(Params):
             if hostfs.exists(full):
                 full = hostfs.realpath(full)
             return from_str(full) + "\n"
-        if cmd == "dirname" and len(args) == 1:
-            return _dirname(args[0]) + "\n"
+        if cmd in ("dirname", "basename"):
+            return path_name_output(cmd, args)
         if cmd == "seq":
             return seq_output(args)
         if cmd == "getopt":
             from argtrace.layers.shell.getopt_program import getopt_output  # scripts that parse options
 
             return getopt_output(args)
-        if cmd == "basename" and 1 <= len(args) <= 2:
-            b = _basename(args[0])
-            if len(args) == 2 and b.endswith(args[1]) and b != args[1]:
-                b = b[: -len(args[1])]
-            return b + "\n"
         if (cmd == "pwd" and not args) or (cmd == "pwd" and args in (["-P"], ["-L"])):
             return (self.cwd + "\n") if self.cwd is not None else None
         if cmd == "echo":

@@ -83,14 +83,38 @@ def _starts_server(body: list[str], *, yaml: bool) -> bool:
 
 
 _READ = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
-_SET = re.compile(r"(?:^|[\s;&|(])(?:export\s+|local\s+|readonly\s+)?([A-Za-z_][A-Za-z0-9_]*)\+?=")
+# where a simple command starts: a line, or after a control operator or a compound command's keyword
+_COMMAND_START = re.compile(r"\n|;|&&|\|\||[|&(){}]|\b(?:then|do|else|elif)\b")
+_DECLARE = re.compile(r"(?:export|local|readonly|declare|typeset)(?:\s+-\w+)*\s+")
+# one assignment word (its value quoted or bare) and the blanks after it
+_ASSIGNMENT = re.compile(r"""([A-Za-z_][A-Za-z0-9_]*)\+?=(?:"(?:[^"\\]|\\.)*"|'[^']*'|[^\s"';&|]+)*\s*""")
+_NAME_WORD = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(?:\s+|$)")
+
+
+def _assigned(code: str) -> set[str]:
+    """The variables the code sets: the assignment words a simple command starts with (``A=1 B=2 cmd``) and
+    those ``export``/``local``/``readonly`` name. An ``NAME=VALUE`` after a command's first word is one of
+    its arguments (``docker run -e NAME="$NAME"``), not an assignment (bash(1), SIMPLE COMMAND EXPANSION)."""
+    names: set[str] = set()
+    for segment in _COMMAND_START.split(code.replace("\\\n", " ")):
+        rest = segment.lstrip()
+        declared = _DECLARE.match(rest)
+        if declared:
+            rest = rest[declared.end() :]
+        while rest:
+            found = _ASSIGNMENT.match(rest) or (_NAME_WORD.match(rest) if declared else None)
+            if found is None:
+                break
+            names.add(found.group(1))
+            rest = rest[found.end() :]
+    return names
 
 
 def placeholders(script: bytes) -> dict[str, str]:
     """The variables the kept blocks read and never set, each with why its value is not known."""
     text = script.decode("utf-8", "replace")
     code = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
-    assigned = set(_SET.findall(code))
+    assigned = _assigned(code)
     why = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
     return {name: why for name in sorted(set(_READ.findall(code)) - assigned)}
 

@@ -105,6 +105,23 @@ def _basename(p: str) -> str:
     return stripped.rsplit("/", 1)[-1]
 
 
+def path_name_output(cmd: str, args: list[str]) -> str | None:
+    """What ``dirname NAME`` or ``basename NAME [SUFFIX]`` prints (GNU coreutils); ``--`` ends the options
+    (``dirname -- "$0"``); None for an option (-z, -a, -s SUFFIX) or other word counts, not emulated."""
+    if args and args[0] == "--":
+        args = args[1:]
+    elif args and args[0].startswith("-") and args[0] != "-":
+        return None
+    if cmd == "dirname":
+        return _dirname(args[0]) + "\n" if len(args) == 1 else None
+    if not 1 <= len(args) <= 2:
+        return None
+    b = _basename(args[0])
+    if len(args) == 2 and b.endswith(args[1]) and b != args[1]:
+        b = b[: -len(args[1])]
+    return b + "\n"
+
+
 def printf_options(texts: Sequence[str | None]) -> tuple[str | None, int] | None:
     """bash's printf options (``help printf``): ``-v VAR`` or ``-vVAR`` (the last one wins), then ``--`` may
     end them. The variable it assigns (None: it prints) and where its format is; None where bash refuses

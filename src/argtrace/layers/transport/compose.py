@@ -347,8 +347,19 @@ def _compose(
             form = "list" if _seq(_get(svc, "command")) is not None else "string"
             _exec_form_findings(at, command, result, how=f"service {name}'s `command:` {form}", final=final)
         before = len(result.servers)
+        from argtrace.layers.transport.mounted import mounted_script
+
+        # a script of the project the service bind-mounts and runs (layers/transport/mounted.py): its text is
+        # what the container's shell runs
+        mounted = mounted_script(label, svc, final, env)
         _container_servers(
-            at, final, *_image_path(svc_env, origins, at, image), f"compose service {name}", result, lost
+            at,
+            mounted[0] if mounted else final,
+            *_image_path(svc_env, origins, at, image),
+            f"compose service {name}",
+            result,
+            () if mounted else lost,
+            script_at=mounted[1] if mounted else None,
         )
         if any(v.state == "empty" for v in lost):
             # set to "" (in .env): certain, not assumed; the flag that loses its value is said as a shell's

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.docker_cli import (
+    DockerRun,
     options_after_image,
     parse_docker_exec,
     parse_docker_run,
@@ -245,13 +246,23 @@ def _server_from_argv(
     env: Mapping[str, str | None],
     expansion: str,
     origins: Mapping[str, Origin] | None = None,
+    unknown: Mapping[int, tuple[str | None, str]] | None = None,
 ) -> ServerCommand | None:
+    """``unknown``: the words of ``argv`` not known here, by index, each with the expansion as the script
+    wrote it (None: not known) and why: the process gets a value argtrace cannot read, not the empty word
+    ``argv`` holds for it."""
     from argtrace.frameworks.detect import detect_server
 
     detection = detect_server(list(argv))
     if detection is None:
         return None
-    words = tuple(Word(w, Origin(at=at, expansion=expansion)) for w in argv)
+    unknown = unknown or {}
+    words = tuple(
+        Word(None, Origin(at=at, expansion=unknown[k][0] or expansion, known=False, reason=unknown[k][1]))
+        if k in unknown
+        else Word(w, Origin(at=at, expansion=expansion))
+        for k, w in enumerate(argv)
+    )
     envs = {
         k: EnvValue(
             v,
@@ -332,6 +343,7 @@ def _container_servers(
     script_at: Mapping[str, str] | None = None,
     shell_as_written: bool = True,
     holed: Mapping[int, Holed] | None = None,
+    unknown_words: Mapping[int, tuple[str | None, str]] | None = None,
 ) -> None:
     """Servers of a container's process: its argv, or the script of a ``sh -c STRING`` entrypoint (the
     pattern of vLLM's Kubernetes guide), analysed by the shell layer with the container's environment.
@@ -341,7 +353,9 @@ def _container_servers(
     characters. ``shell_as_written``: the ``sh -c`` is the user's (a manifest's ``command:``), not how
     argtrace stands for a session's own shell (tmux and screen type the keys into it): only then SH052.
     ``holed``: the words of ``argv`` the local shell knew but for some quoted expansions, by index (a
-    ``docker run IMAGE bash -c "... --host $ip"``): the container's shell reads the rest of such a string."""
+    ``docker run IMAGE bash -c "... --host $ip"``): the container's shell reads the rest of such a string.
+    ``unknown_words``: the words of ``argv`` the local shell did not know at all, by index
+    (``_unknown_words``)."""
     from argtrace.frameworks.detect import EXEC_ARGS_ENTRYPOINTS
     from argtrace.layers.shell import ScriptSource, analyze_script
 
@@ -435,8 +449,8 @@ def _container_servers(
     if holed:
         # no shell of the container runs such a string: it is one word of the argv, said as the script wrote
         # it (`${DP}` in it), not as the empty word the container reader holds for it
-        whole = _shown(whole, holed)
-    server = _server_from_argv(at, whole, env, expansion, origins)
+        whole = _shown(whole, {k: h for k, h in holed.items() if k not in (unknown_words or {})})
+    server = _server_from_argv(at, whole, env, expansion, origins, unknown_words)
     if server is not None:
         result.servers.append(replace(server, vanished=vanished) if vanished else server)
         return
@@ -473,7 +487,7 @@ def _docker(
     """``docker run`` (or ``docker exec``); ``moved``: whether the script changed directory before it, and
     where it went (None: not known), for the relative paths docker opens in its working directory;
     ``holed``: the words of ``argv`` known but for some quoted expansions, by index."""
-    run = parse_docker_run(argv)
+    run = parse_docker_run(argv, holed)
     if run is None:
         _docker_exec(at, argv, ctx, result, source, ssh_host, wrapped, vanished, moved, holed)
         return
@@ -485,6 +499,7 @@ def _docker(
     # the holed words after the image, numbered in run.args and in the container's argv
     in_args = {k - run.args_start: h for k, h in (holed or {}).items() if k >= run.args_start}
     marks = {k + len(final) - len(run.args): h for k, h in in_args.items()}
+    unknown = _unknown_words(run, in_args, len(final) - len(run.args))
     env, origins, files = docker_environment(at, run, ctx, result, source, ssh_host, wrapped, moved)
     hop: dict[str, Any] = {
         "at": at,
@@ -510,7 +525,14 @@ def _docker(
     )
     before = len(result.servers)
     _container_servers(
-        at, final, *_image_path(env, origins, at, run.image), "docker run", result, lost, holed=marks
+        at,
+        final,
+        *_image_path(env, origins, at, run.image),
+        "docker run",
+        result,
+        lost,
+        holed=marks,
+        unknown_words=unknown,
     )
     options_after_image(at, run, result, starts_server=len(result.servers) > before)
     if lost:
@@ -533,8 +555,13 @@ def _docker(
     # --gpus is docker's own device request; the variable decides only without it. A privileged container
     # has every host GPU whatever either asks (docker_cli.DockerRun.privileged), numbered as on the host:
     # how many the host has is not in the launch
+    # a --gpus value not known here asks for GPUs all the same: how many is not known (no count)
     count = (
-        docker_gpus(run.gpus, env) if run.gpus is not None else runtime_visible_devices(run.runtime, run.env)
+        None
+        if run.gpus_unknown
+        else docker_gpus(run.gpus, env)
+        if run.gpus is not None
+        else runtime_visible_devices(run.runtime, run.env)
     )
     if count is not None and not run.privileged:
         result.servers[before:] = [
@@ -557,7 +584,7 @@ def _docker_exec(
     """``docker exec CONTAINER CMD...``: CMD runs in the running container as written (no entrypoint), so
     its server is read like a container's process; the container's own environment (its image and its
     ``docker run``) is not known here, only ``-e`` and ``--env-file``."""
-    run = parse_docker_exec(argv)
+    run = parse_docker_exec(argv, holed)
     if run is None:
         return
     lost = tuple(replace(v, index=v.index - run.args_start) for v in vanished if v.index >= run.args_start)
@@ -586,8 +613,35 @@ def _docker_exec(
             reason=f"the running container {run.image}'s, not known here",
         )
     _container_servers(
-        at, tuple(run.args), env, origins, f"docker exec {run.image}", result, lost, holed=marks
+        at,
+        tuple(run.args),
+        env,
+        origins,
+        f"docker exec {run.image}",
+        result,
+        lost,
+        holed=marks,
+        unknown_words=_unknown_words(run, marks, 0),
     )
+
+
+def _unknown_words(
+    run: DockerRun, holed: Mapping[int, Holed], shift: int
+) -> dict[int, tuple[str | None, str]]:
+    """The words after the image (or the exec'd container) the local shell did not know at all, numbered in
+    the container's argv (``shift``: the entrypoint's words before them), with the expansion as written
+    (where the shell kept it) and why: each is a value not
+    known here (``--model-path "$MODEL"`` on a page that leaves MODEL to its reader), not the empty word the
+    reader holds for it (an argparse refusal of ``''``). A word known but for some expansions (``"node-$i"``,
+    a ``bash -c`` string) keeps its holed text."""
+    out: dict[int, tuple[str | None, str]] = {}
+    for k in run.unknown_args:
+        mark = holed.get(k)
+        if mark is not None and mark[0] != HOLE:
+            continue
+        written, reason = mark[1][0] if mark is not None and mark[1] else (None, None)
+        out[k + shift] = (written, reason or "the local shell's value, not known statically")
+    return out
 
 
 def _shown(argv: Sequence[str], holed: Mapping[int, Holed]) -> list[str]:

@@ -12,13 +12,17 @@ docker_env.py's.
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _show, _show_argv, split_like_shlex
 from argtrace.model import Evidence
+
+if TYPE_CHECKING:
+    from argtrace.layers.shell.holes import Holed
 
 _DOCKER_BOOL = {
     "-d", "--detach", "-i", "--interactive", "-t", "--tty", "--rm", "--privileged", "--init", "-P",
@@ -47,6 +51,20 @@ class DockerRun:
     # --privileged: Docker gives the container every host device, all GPUs included, whatever --gpus asks
     # (NVIDIA/nvidia-docker#764: "by design of the --privileged option of Docker, it whitelists all devices")
     privileged: bool = False
+    # the indices in ``args`` of the words the local shell did not know (``"$MODEL"`` on a page that leaves
+    # MODEL to its reader, `$(nproc)`): ``args`` holds "" for each, the container's process an unknown value
+    unknown_args: tuple[int, ...] = ()
+    # `-e "NAME=$VALUE"` whose value the local shell did not know: the container has NAME, its value not known
+    # here (name -> why); left out, the container's shell read it as unset (`$NAME` empty, SH026)
+    env_unknown: dict[str, str] = field(default_factory=dict)
+    # `--gpus "device=$GPU_ID"` with a value not known here: the container has GPUs, how many is not known
+    # (as for `--gpus all`); its process is still read
+    gpus_unknown: bool = False
+
+
+def unknown_indices(words: Sequence[str | None]) -> tuple[int, ...]:
+    """The indices of the words not known here (None)."""
+    return tuple(k for k, w in enumerate(words) if w is None)
 
 
 # `docker run` options whose value, when not known here, is left unread (`parse_docker_run`): an unknown
@@ -57,8 +75,28 @@ _VALUE_UNREAD = frozenset(
 )
 
 
-def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
+def _unknown_env(holed: Mapping[int, Holed] | None, index: int) -> tuple[str, str] | None:
+    """The name and why of an ``-e`` value at ``index`` known but for its value (``"NAME=$VALUE"``)."""
+    mark = (holed or {}).get(index)
+    if mark is None:
+        return None
+    name, eq, _value = mark[0].partition("=")
+    if not eq or not _ENV_NAME.fullmatch(name):
+        return None
+    return name, (mark[1][0][1] if mark[1] else "not known statically")
+
+
+_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parse_docker_run(
+    argv: Sequence[str | None], holed: Mapping[int, Holed] | None = None
+) -> DockerRun | None:
+    """``docker [container] run [OPTIONS] IMAGE [ARG...]``; ``holed``: the words known but for some
+    expansions, by index (an ``-e "NAME=$VALUE"`` whose value is not known names NAME)."""
     words = list(argv)
+    env_unknown: dict[str, str] = {}
+    gpus_unknown = False
     i = 1
     if i < len(words) and words[i] == "container":
         i += 1
@@ -90,22 +128,34 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
                 i += 1
                 continue
             value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
+            at_value = i if eq else i + 1
             i += 1 if eq else 2
         else:
             # -it, -dit: flags; -e X / -eX / -v X: a value
             letters = w[1:]
             value = None
+            at_value = i
             for k, letter in enumerate(letters):
                 if f"-{letter}" in _DOCKER_BOOL:
                     continue
                 value = letters[k + 1 :] or (words[i + 1] if i + 1 < len(words) else None)
                 if not letters[k + 1 :]:
                     i += 1
+                    at_value = i
                 name = f"-{letter}"
                 break
             i += 1
+            if value is None and name == "-e" and (named := _unknown_env(holed, at_value)):
+                env_unknown[named[0]] = named[1]
+                continue
             if value is None:
                 continue
+        if value is None and name in ("-e", "--env") and (named := _unknown_env(holed, at_value)):
+            env_unknown[named[0]] = named[1]
+            continue
+        if value is None and name == "--gpus":
+            gpus_unknown = True
+            continue
         if value is None and name in _VALUE_UNREAD:
             # a value not known here (`--env "HF_TOKEN=$HF_TOKEN"` on a page that leaves HF_TOKEN to its
             # reader) of an option that shapes neither the command nor what argtrace judges of the container
@@ -144,6 +194,9 @@ def parse_docker_run(argv: Sequence[str | None]) -> DockerRun | None:
         tuple(devices),
         shm,
         privileged,
+        unknown_indices(words[i + 1 :]),
+        env_unknown,
+        gpus_unknown,
     )
 
 
@@ -170,7 +223,9 @@ def _exec_options() -> tuple[frozenset[str], frozenset[str]]:
     return frozenset(flags), frozenset(valued)
 
 
-def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
+def parse_docker_exec(
+    argv: Sequence[str | None], holed: Mapping[int, Holed] | None = None
+) -> DockerRun | None:
     """``docker [container] exec [OPTIONS] CONTAINER COMMAND [ARG...]`` as a :class:`DockerRun` whose
     ``image`` is the container's name and ``args`` the command: docker runs it in the running container
     as written, through no entrypoint, with the container's environment plus ``-e``/``--env-file``."""
@@ -181,6 +236,7 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
         return None
     i += 1
     env: dict[str, str | None] = {}
+    env_unknown: dict[str, str] = {}
     env_files: list[str] = []
     while i < len(words):
         w = words[i]
@@ -200,6 +256,7 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
             continue
         if name in valued:
             value = inline if eq else (words[i + 1] if i + 1 < len(words) else None)
+            at_value = i if eq else i + 1
             i += 1 if eq else 2
         elif not name.startswith("--") and f"-{name[-1]}" in valued and len(name) > 2:
             # clustered flags ending in a value option (-ie X), or an attached value (-eNAME=v)
@@ -207,9 +264,13 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
             k = next(n for n, c in enumerate(head) if f"-{c}" not in flags)
             name, attached = f"-{head[k]}", head[k + 1 :]
             value = attached or (words[i + 1] if i + 1 < len(words) else None)
+            at_value = i if attached else i + 1
             i += 1 if attached else 2
         else:
             return None  # an option docker exec does not have: docker refuses the line
+        if value is None and name in ("-e", "--env") and (named := _unknown_env(holed, at_value)):
+            env_unknown[named[0]] = named[1]
+            continue
         if value is None:
             return None
         if name in ("-e", "--env"):
@@ -220,7 +281,17 @@ def parse_docker_exec(argv: Sequence[str | None]) -> DockerRun | None:
     if i + 1 >= len(words):
         return None
     container = words[i] or "<named at run time>"
-    return DockerRun(container, (), [w or "" for w in words[i + 1 :]], env, env_files, args_start=i + 1)
+    rest = words[i + 1 :]
+    return DockerRun(
+        container,
+        (),
+        [w or "" for w in rest],
+        env,
+        env_files,
+        args_start=i + 1,
+        unknown_args=unknown_indices(rest),
+        env_unknown=env_unknown,
+    )
 
 
 @functools.cache

@@ -118,6 +118,13 @@ def docker_environment(
             value = found if isinstance(found, str) else None
         env[name] = value
         origins.pop(name, None)
+    for name, why in run.env_unknown.items():
+        # `-e "NAME=$VALUE"` whose value the local shell did not know: set in the container, value unknown
+        # (an `-e NAME=v` of the same name wins: docker keeps the last, and which came last is not kept here)
+        if name in run.env:
+            continue
+        env[name] = None
+        origins[name] = Origin(at=at, expansion=f"-e {name}=...", known=False, reason=why)
     result.keep_secrets(env)
     from argtrace.layers.transport.env_names import blank_env_names
 
