@@ -719,7 +719,13 @@ def _util_for(
 
 
 def suggest(
-    spec: ModelSpec, r: Resolved, weights_for: Any, gpu: GpuProfile, current: Plan, gpu_count: int | None
+    spec: ModelSpec,
+    r: Resolved,
+    weights_for: Any,
+    gpu: GpuProfile,
+    current: Plan,
+    gpu_count: int | None,
+    kv_bytes_flag: bool = True,
 ) -> list[dict[str, Any]]:
     """Complete alternative settings that fit, best first, each with what it costs against ``current``.
 
@@ -727,7 +733,8 @@ def suggest(
     holds (vLLM's own estimate, rounded down to 1024); ``kv_cache_dtype fp8``; ``--kv-cache-memory-bytes``
     sized to the GPU minus everything else (bypasses the utilization); for hybrid models ``max_num_seqs``
     down to what the shared pool holds; ``tensor_parallel_size`` doubled when the weights do not fit.
-    ``weights_for(tp)`` counts the weights at another TP size.
+    ``weights_for(tp)`` counts the weights at another TP size. ``kv_bytes_flag``: the release accepts
+    ``--kv-cache-memory-bytes`` (vllm_section.release_accepts); a fix no release that runs takes is no fix.
     """
     total = gpu.total_bytes
     weights = weights_for(r.tp)
@@ -771,7 +778,7 @@ def suggest(
         - NON_TORCH_BYTES
         - 2 * SAFETY_BYTES
     )
-    if rest > 0:
+    if rest > 0 and kv_bytes_flag:
         candidates.append(("--kv-cache-memory-bytes", replace(r, kv_cache_memory_bytes=int(rest))))
     if (
         current.layout.mamba_layers
