@@ -24,6 +24,7 @@ from typing import Any
 import pytest
 
 from argtrace.layers.memory.config import read_model_spec
+from argtrace.layers.memory.vllm_release import rules_for, with_env
 from argtrace.layers.memory.vllm_section import release_accepts
 from argtrace.layers.memory.weights import vision_params
 from tests.batches import check_case, finding, shown_codes, table_counts, unsourced
@@ -124,6 +125,20 @@ def test_vllm_081_sampler_warmup_over_its_default_max_num_seqs() -> None:
     assert any("max_num_seqs defaults to 1024 (engine/arg_utils.py)" in n for n in report["memory"]["notes"])
     # the same launch with --max-num-seqs 8 fits (test_correct_launches_stay_clean)
     assert checked("ok:vllm#17238")["memory"]["verdict"] == "fits"
+
+
+def test_vllm_08x_releases_read_from_their_wheels() -> None:
+    # 0.8.1 and 0.8.3 default max_num_seqs to 1024; 0.8.1's top-p cumsum is a new tensor (30 bytes per
+    # logit), 0.8.3's is in place (26); 0.8.2 was not read: only its CUDA graphs are known
+    r081, r083, r082 = rules_for("0.8.1"), rules_for("0.8.3"), rules_for("0.8.2")
+    assert r081 is not None and r083 is not None and r082 is not None
+    assert (r081.engine, r081.max_num_seqs, r081.sampler_bytes_per_logit) == ("v1", 1024, 30)
+    assert (r083.engine, r083.max_num_seqs, r083.sampler_bytes_per_logit) == ("v1", 1024, 26)
+    assert (r082.only_cuda_graphs, r082.max_num_seqs) == (True, None)
+    # VLLM_USE_V1=0 runs 0.8.x's V0 engine (max_num_seqs 256), whose profile run was not read for these
+    forced = with_env(r081, {"VLLM_USE_V1": "0"})
+    assert forced is not None and (forced.only_cuda_graphs, forced.max_num_seqs) == (True, None)
+    assert with_env(r081, {"VLLM_USE_V1": "1"}) == r081
 
 
 def test_kv_cache_memory_bytes_is_suggested_only_where_the_parser_has_it() -> None:

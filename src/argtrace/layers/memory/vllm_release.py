@@ -46,6 +46,10 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
   ``probs_sort``, ``probs_sum`` (cumsum not in place), the top-p mask and the scatter's output: 30 bytes
   beside the model-dtype logits. At 1024 requests that warm-up alone is 4.6 GB for a 152k vocabulary
   (vllm#17238: Qwen2.5-32B on two 24 GB cards had no KV memory left until ``--max-num-seqs 8``).
+- V1 0.8.3 (the wheel from PyPI): the same default (``engine/arg_utils.py`` :1669-1671), the same budget
+  (``v1/worker/gpu_worker.py:139-185``) and warm-up rows (``gpu_model_runner.py:1383``, ``:1434``,
+  ``:1506-1575``); its ``apply_top_k_top_p`` (``topk_topp_sampler.py:167-206``, FlashInfer 0.2.3+ still off
+  at :34-49) takes the cumsum in place (``out=probs_sort``): 26 bytes per logit, as 0.10.1's.
 - V1 0.17.1: ``gpu_worker.py`` ``determine_available_memory`` (:352-430) subtracts no CUDA graphs either, and
   prints the KV tokens the same way (``kv_cache_utils.py:1295-1314``). Its sampler warm-up holds what 0.33.0's
   does: FlashInfer's sampler is opt-in (``VLLM_USE_FLASHINFER_SAMPLER``, ``topk_topp_sampler.py``), and the
@@ -62,6 +66,7 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -104,8 +109,8 @@ _V0 = {
 }
 _V1 = {"0.10.1": "0.10.1", "0.10.1.1": "0.10.1", "0.11.0": "0.11.0"}
 _V1_LIKE_0330_SAMPLER = {"0.17.1": "0.17.1"}
-# V1 0.8.1: max_num_seqs 1024 by default (arg_utils.py:1726); its sampler warm-up holds V0's bytes per logit
-_V1_081 = {"0.8.1": "0.8.1"}
+# V1 0.8.1 and 0.8.3: max_num_seqs 1024 by default (arg_utils.py); their warm-ups' bytes per logit (docstring)
+_V1_081 = {"0.8.1": ("0.8.1", V0_SAMPLER_BYTES), "0.8.3": ("0.8.3", V1_NATIVE_SAMPLER_BYTES)}
 V1_081_MAX_NUM_SEQS = 1024
 # vLLM 0.33.0's envs.py:2216-2218 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): "Enabled by default as of
 # v0.21.0"; its gpu_worker.py:788 logs "CUDA graph memory profiling is enabled (default since v0.21.0)".
@@ -129,9 +134,8 @@ def rules_for(version: str | None) -> ReleaseRules | None:
     if v in _V1:
         return ReleaseRules(v, _V1[v], "v1", None, V1_NATIVE_SAMPLER_BYTES, "marlin")
     if v in _V1_081:
-        return ReleaseRules(
-            v, _V1_081[v], "v1", None, V0_SAMPLER_BYTES, None, max_num_seqs=V1_081_MAX_NUM_SEQS
-        )
+        read, sampler = _V1_081[v]
+        return ReleaseRules(v, read, "v1", None, sampler, None, max_num_seqs=V1_081_MAX_NUM_SEQS)
     if v in _V1_LIKE_0330_SAMPLER:
         return ReleaseRules(v, _V1_LIKE_0330_SAMPLER[v], "v1", None, None, None)
     parts = re.match(r"(\d+)\.(\d+)", v)
@@ -139,6 +143,18 @@ def rules_for(version: str | None) -> ReleaseRules | None:
         # Not read, but older than CUDA-graph profiling: the graphs are captured after the KV cache.
         return ReleaseRules(v, CUDAGRAPH_SOURCE, "v1", None, None, None, False, True)
     return None
+
+
+def with_env(rules: ReleaseRules | None, env: Mapping[str, str] | None) -> ReleaseRules | None:
+    """``rules`` under the launch's environment: ``VLLM_USE_V1=0`` runs 0.8.x's V0 engine, whose defaults
+    differ (0.8.1 ``engine/arg_utils.py:1669-1671``: ``max_num_seqs`` 256) and whose profile run was not read
+    for those releases: the V1 rules read from 0.8.1 and 0.8.3 give way to what is known of any 0.8-0.20
+    release (its CUDA graphs are not reserved)."""
+    if rules is None or rules.max_num_seqs is None:
+        return rules
+    if str((env or {}).get("VLLM_USE_V1", "")).strip() != "0":
+        return rules
+    return ReleaseRules(rules.release, CUDAGRAPH_SOURCE, "v1", None, None, None, False, True)
 
 
 def apply(

@@ -24,7 +24,7 @@ from argtrace.layers.memory.vllm import (
 from argtrace.layers.memory.vllm_mamba_blocks import check as check_mamba_blocks
 from argtrace.layers.memory.vllm_probe import request_for
 from argtrace.layers.memory.vllm_release import apply as apply_release
-from argtrace.layers.memory.vllm_release import rules_for
+from argtrace.layers.memory.vllm_release import rules_for, with_env
 from argtrace.layers.memory.weights import (
     WeightEstimate,
     assumed_quantization,
@@ -123,7 +123,7 @@ def analyze(
         if not version or version == VERSION
         else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
     )
-    release = rules_for(version)
+    release = with_env(rules_for(version), env)
     if release is not None:
         given = {
             key: setting(settings, key) is not None
