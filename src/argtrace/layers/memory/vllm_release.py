@@ -204,9 +204,12 @@ def apply(
             f"vLLM {rules.release} (code of {rules.read}): CUDA graphs are captured after the KV cache, not "
             "reserved"
         )
-        if rules.max_num_seqs is not None and not given["max_num_seqs"]:
-            changes["max_num_seqs"] = rules.max_num_seqs
-            note += f"; max_num_seqs defaults to {rules.max_num_seqs} (engine/arg_utils.py)"
+        if rules.max_num_seqs is not None:
+            # 0.8.1/0.8.3: their own KV check and words (vllm.py _check_08)
+            changes["kv_check_08"] = True
+            if not given["max_num_seqs"]:
+                changes["max_num_seqs"] = rules.max_num_seqs
+                note += f"; max_num_seqs defaults to {rules.max_num_seqs} (engine/arg_utils.py)"
         if rules.sampler_bytes_per_logit is not None:
             note += (
                 "; the sampler warm-up takes PyTorch's top-k/top-p path (sort, int64 indices), as "
