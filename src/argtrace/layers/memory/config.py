@@ -46,6 +46,9 @@ KNOWN_ARCHITECTURES: dict[str, Family] = {
     # a Qwen2ForCausalLM, :1444-1447; qwen3_vl.py a Qwen3 model; qwen3_vl_moe.py's Qwen3MoeLLMModel is a
     # Qwen3MoeModel, :47-93); the ViT is counted by weights.vision_params
     "Qwen2_5_VLForConditionalGeneration": "dense",
+    # vLLM 0.33.0 qwen2_vl.py:1422-1426 builds a Qwen2ForCausalLM; its ViT's width is vision_config.embed_dim
+    # and its merger's output vision_config.hidden_size (:549-556)
+    "Qwen2VLForConditionalGeneration": "dense",
     "Qwen3VLForConditionalGeneration": "dense",
     "Qwen3VLMoeForConditionalGeneration": "moe",
 }
@@ -344,8 +347,19 @@ def _llama4_layout(cfg: Mapping[str, Any], spec: ModelSpec) -> None:
     spec.intermediate_size = _int(cfg, "intermediate_size_mlp", default=moe_inter) or moe_inter
 
 
+def _text_architecture(text: object) -> str | None:
+    """The architecture a multimodal checkpoint's text config names (``"architectures": [...]``)."""
+    archs = text.get("architectures") if isinstance(text, Mapping) else None
+    return str(archs[0]) if isinstance(archs, list) and archs else None
+
+
 def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
     """Flatten ``raw`` (``text_config`` merged over the top level) into a ``ModelSpec``."""
+    if "text_config" not in raw and isinstance(raw.get("llm_config"), Mapping):
+        # InternVL-style checkpoints keep the language model under llm_config, which vLLM reads as
+        # text_config (0.33.0 transformers_utils/config.py:195-197 _CONFIG_ATTRS_MAPPING); InternVLChatModel
+        # builds its language model from it (model_executor/models/internvl.py:617-621)
+        raw = {**raw, "text_config": raw["llm_config"]}
     text = raw.get("text_config")
     cfg: dict[str, Any] = dict(raw)
     if isinstance(text, Mapping):
@@ -353,6 +367,12 @@ def read_model_spec(raw: Mapping[str, Any]) -> ModelSpec:
     archs = raw.get("architectures")
     arch = str(archs[0]) if isinstance(archs, list) and archs else str(raw.get("model_type") or "unknown")
     family = KNOWN_ARCHITECTURES.get(arch)
+    text_arch = _text_architecture(text)
+    if family is None and text_arch in KNOWN_ARCHITECTURES:
+        # a wrapper vLLM builds its language model from the text config's architecture (internvl.py:617-621,
+        # init_vllm_registered_model with hf_config=config.text_config): sized as that one, the vision tower
+        # counted apart (weights.vision_params)
+        family = KNOWN_ARCHITECTURES[text_arch]
     known = family is not None
     if family is None:
         if cfg.get("kv_lora_rank"):

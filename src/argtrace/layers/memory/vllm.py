@@ -121,6 +121,8 @@ class Resolved:
     cudagraph_before_kv: bool = True  # 0.33.0 profiles the CUDA graphs and reserves them before the KV cache
     sampler_bytes_per_logit: int | None = None  # None: 0.33.0's FlashInfer warm-up (SAMPLER_FP32_BUFFERS)
     kv_tokens_from_blocks: bool = False  # the "GPU KV cache size" line as 0.10.1/0.11.0 print it
+    # 0.8.1/0.8.3's check_enough_kv_cache_memory: all the available memory (no null block), its own words
+    kv_check_08: bool = False
 
 
 def _speculative(settings: Mapping[str, Any], spec: ModelSpec, notes: list[str]) -> tuple[str | None, int]:
@@ -426,6 +428,22 @@ def check_message(max_model_len: int, needed: int, available: int, estimated: in
     )
 
 
+def check_message_08(max_model_len: int, needed: int, available: int) -> str:
+    """0.8.1's (and 0.8.3's) ``check_enough_kv_cache_memory`` ValueError (``v1/core/kv_cache_utils.py``
+    0.8.1 :477-484): "models's", GB with two decimals, no estimated length."""
+    return (
+        f"To serve at least one request with the models's max seq len ({max_model_len}), "
+        f"({needed / GIB:.2f} GB KV cache is needed, which is larger than the available KV cache memory "
+        f"({available / GIB:.2f} GB). Try increasing `gpu_memory_utilization` or decreasing `max_model_len` "
+        "when initializing the engine."
+    )
+
+
+NO_MEMORY_MESSAGE_08 = (
+    "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
+    "the engine."
+)
+
 NO_MEMORY_MESSAGE = (
     "No available memory for the cache blocks. Try increasing `gpu_memory_utilization` when initializing "
     "the engine (this flag also controls CPU memory reservation on the CPU backend, despite its name). "
@@ -581,11 +599,13 @@ def plan(
     if p.available_bytes <= 0:
         p.verdict, p.oom_stage = "oom", "kv_cache"
         p.margin_bytes = p.available_bytes
-        p.message = NO_MEMORY_MESSAGE
+        p.message = NO_MEMORY_MESSAGE_08 if r.kv_check_08 else NO_MEMORY_MESSAGE
         return p
     bpb = lay.bytes_per_block
     if r.engine == "v0":
         return _v0_check(p, r, lay)
+    if r.kv_check_08:
+        return _check_08(p, r, lay)
     # get_kv_cache_configs: the null block is held back for the check; num_blocks uses all the memory.
     p.check_memory_bytes = p.available_bytes - bpb
     p.blocks_per_request = blocks_per_request(lay, r.max_model_len)
@@ -612,6 +632,27 @@ def plan(
         groups = max(lay.attn_groups + lay.swa_groups + lay.mamba_groups, 1)
         p.kv_tokens = p.num_blocks // groups * lay.block_size
     p.margin_bytes = p.check_memory_bytes - p.needed_bytes
+    return p
+
+
+def _check_08(p: Plan, r: Resolved, lay: KvLayout) -> Plan:
+    """0.8.1/0.8.3: ``check_enough_kv_cache_memory`` (0.8.1 ``v1/core/kv_cache_utils.py:451-484``) compares
+    the whole available memory with ``bytes_for_tokens(max_model_len)`` per layer (no null block held back);
+    the blocks and the printed "GPU KV cache size" (``num_blocks x block_size``, :535) follow."""
+    bpb = lay.bytes_per_block
+    p.check_memory_bytes = p.available_bytes
+    p.blocks_per_request = blocks_per_request(lay, r.max_model_len)
+    p.needed_bytes = bpb * p.blocks_per_request
+    p.num_blocks = p.available_bytes // bpb
+    if p.needed_bytes > p.available_bytes:
+        p.verdict, p.oom_stage = "oom", "kv_cache"
+        p.margin_bytes = p.available_bytes - p.needed_bytes
+        p.message = check_message_08(r.max_model_len, p.needed_bytes, p.available_bytes)
+        return p
+    p.concurrency = p.num_blocks / p.blocks_per_request
+    groups = max(lay.attn_groups + lay.swa_groups + lay.mamba_groups, 1)
+    p.kv_tokens = p.num_blocks // groups * lay.block_size
+    p.margin_bytes = p.available_bytes - p.needed_bytes
     return p
 
 
@@ -719,7 +760,13 @@ def _util_for(
 
 
 def suggest(
-    spec: ModelSpec, r: Resolved, weights_for: Any, gpu: GpuProfile, current: Plan, gpu_count: int | None
+    spec: ModelSpec,
+    r: Resolved,
+    weights_for: Any,
+    gpu: GpuProfile,
+    current: Plan,
+    gpu_count: int | None,
+    kv_bytes_flag: bool = True,
 ) -> list[dict[str, Any]]:
     """Complete alternative settings that fit, best first, each with what it costs against ``current``.
 
@@ -727,7 +774,8 @@ def suggest(
     holds (vLLM's own estimate, rounded down to 1024); ``kv_cache_dtype fp8``; ``--kv-cache-memory-bytes``
     sized to the GPU minus everything else (bypasses the utilization); for hybrid models ``max_num_seqs``
     down to what the shared pool holds; ``tensor_parallel_size`` doubled when the weights do not fit.
-    ``weights_for(tp)`` counts the weights at another TP size.
+    ``weights_for(tp)`` counts the weights at another TP size. ``kv_bytes_flag``: the release accepts
+    ``--kv-cache-memory-bytes`` (vllm_section.release_accepts); a fix no release that runs takes is no fix.
     """
     total = gpu.total_bytes
     weights = weights_for(r.tp)
@@ -771,7 +819,7 @@ def suggest(
         - NON_TORCH_BYTES
         - 2 * SAFETY_BYTES
     )
-    if rest > 0:
+    if rest > 0 and kv_bytes_flag:
         candidates.append(("--kv-cache-memory-bytes", replace(r, kv_cache_memory_bytes=int(rest))))
     if (
         current.layout.mamba_layers

@@ -33,6 +33,23 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
   ``get_mxfp4_backend``), which the wheel does not require. The ``GPU KV cache size: N tokens`` line is
   ``num_blocks // number of KV cache groups x block_size`` (``v1/core/kv_cache_utils.py`` 0.10.1 :1011,
   0.11.0 :1080), not 0.33.0's capacity at ``max_model_len``.
+- V1 0.8.1 (the wheel from PyPI): ``engine/arg_utils.py`` ``_set_default_args_v1`` (:1673-1731) defaults
+  ``max_num_seqs`` to 1024 on every GPU (:1726-1728; ``max_num_batched_tokens`` 2048 for ``vllm serve``
+  except on H100/H200, 8192, as 0.33.0's defaults give on those cards). ``v1/worker/gpu_worker.py``
+  ``determine_available_memory`` (:139-185): ``total x gpu_memory_utilization - peak`` (torch's peak of the
+  profile run plus non-torch memory); no CUDA graphs reserved. The profile run
+  (``v1/worker/gpu_model_runner.py`` ``profile_run`` :1384-1473) ends in ``_dummy_sampler_run`` (:1312) over
+  the logits of ``min(max_num_batched_tokens, max_num_seqs)`` dummy requests (``_dummy_run`` :1260-1261),
+  top_k vocab - 1 and top_p 0.9; FlashInfer 0.2.3+ is turned off for top-k/top-p
+  (``v1/sample/ops/topk_topp_sampler.py:26-41``), so ``apply_top_k_top_p`` (:100-132) holds per logit the
+  float32 copy (``v1/sample/sampler.py:39``), ``logits_sort``, ``logits_idx`` (int64), the top-k mask,
+  ``probs_sort``, ``probs_sum`` (cumsum not in place), the top-p mask and the scatter's output: 30 bytes
+  beside the model-dtype logits. At 1024 requests that warm-up alone is 4.6 GB for a 152k vocabulary
+  (vllm#17238: Qwen2.5-32B on two 24 GB cards had no KV memory left until ``--max-num-seqs 8``).
+- V1 0.8.3 (the wheel from PyPI): the same default (``engine/arg_utils.py`` :1669-1671), the same budget
+  (``v1/worker/gpu_worker.py:139-185``) and warm-up rows (``gpu_model_runner.py:1383``, ``:1434``,
+  ``:1506-1575``); its ``apply_top_k_top_p`` (``topk_topp_sampler.py:167-206``, FlashInfer 0.2.3+ still off
+  at :34-49) takes the cumsum in place (``out=probs_sort``): 26 bytes per logit, as 0.10.1's.
 - V1 0.17.1: ``gpu_worker.py`` ``determine_available_memory`` (:352-430) subtracts no CUDA graphs either, and
   prints the KV tokens the same way (``kv_cache_utils.py:1295-1314``). Its sampler warm-up holds what 0.33.0's
   does: FlashInfer's sampler is opt-in (``VLLM_USE_FLASHINFER_SAMPLER``, ``topk_topp_sampler.py``), and the
@@ -49,6 +66,7 @@ log's version line) and that release's code was read, ``rules_for`` returns the 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING
 
@@ -81,6 +99,7 @@ class ReleaseRules:
     mxfp4_sm90_backend: str | None  # the MXFP4 MoE kernel on SM90 without optional packages; None: 0.33.0's
     kv_tokens_from_blocks: bool = True  # "GPU KV cache size" = num_blocks // groups x block size
     only_cuda_graphs: bool = False  # a release not read: only the CUDA-graph reservation is known to differ
+    max_num_seqs: int | None = None  # V1's default max_num_seqs when it differs from 0.33.0's
 
 
 _V0 = {
@@ -90,6 +109,9 @@ _V0 = {
 }
 _V1 = {"0.10.1": "0.10.1", "0.10.1.1": "0.10.1", "0.11.0": "0.11.0"}
 _V1_LIKE_0330_SAMPLER = {"0.17.1": "0.17.1"}
+# V1 0.8.1 and 0.8.3: max_num_seqs 1024 by default (arg_utils.py); their warm-ups' bytes per logit (docstring)
+_V1_081 = {"0.8.1": ("0.8.1", V0_SAMPLER_BYTES), "0.8.3": ("0.8.3", V1_NATIVE_SAMPLER_BYTES)}
+V1_081_MAX_NUM_SEQS = 1024
 # vLLM 0.33.0's envs.py:2216-2218 (VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS): "Enabled by default as of
 # v0.21.0"; its gpu_worker.py:788 logs "CUDA graph memory profiling is enabled (default since v0.21.0)".
 CUDAGRAPH_PROFILING_SINCE = (0, 21)
@@ -111,6 +133,9 @@ def rules_for(version: str | None) -> ReleaseRules | None:
         return ReleaseRules(v, read, "v0", chunked, V0_SAMPLER_BYTES, None)
     if v in _V1:
         return ReleaseRules(v, _V1[v], "v1", None, V1_NATIVE_SAMPLER_BYTES, "marlin")
+    if v in _V1_081:
+        read, sampler = _V1_081[v]
+        return ReleaseRules(v, read, "v1", None, sampler, None, max_num_seqs=V1_081_MAX_NUM_SEQS)
     if v in _V1_LIKE_0330_SAMPLER:
         return ReleaseRules(v, _V1_LIKE_0330_SAMPLER[v], "v1", None, None, None)
     parts = re.match(r"(\d+)\.(\d+)", v)
@@ -118,6 +143,18 @@ def rules_for(version: str | None) -> ReleaseRules | None:
         # Not read, but older than CUDA-graph profiling: the graphs are captured after the KV cache.
         return ReleaseRules(v, CUDAGRAPH_SOURCE, "v1", None, None, None, False, True)
     return None
+
+
+def with_env(rules: ReleaseRules | None, env: Mapping[str, str] | None) -> ReleaseRules | None:
+    """``rules`` under the launch's environment: ``VLLM_USE_V1=0`` runs 0.8.x's V0 engine, whose defaults
+    differ (0.8.1 ``engine/arg_utils.py:1669-1671``: ``max_num_seqs`` 256) and whose profile run was not read
+    for those releases: the V1 rules read from 0.8.1 and 0.8.3 give way to what is known of any 0.8-0.20
+    release (its CUDA graphs are not reserved)."""
+    if rules is None or rules.max_num_seqs is None:
+        return rules
+    if str((env or {}).get("VLLM_USE_V1", "")).strip() != "0":
+        return rules
+    return ReleaseRules(rules.release, CUDAGRAPH_SOURCE, "v1", None, None, None, False, True)
 
 
 def apply(
@@ -167,6 +204,12 @@ def apply(
             f"vLLM {rules.release} (code of {rules.read}): CUDA graphs are captured after the KV cache, not "
             "reserved"
         )
+        if rules.max_num_seqs is not None:
+            # 0.8.1/0.8.3: their own KV check and words (vllm.py _check_08)
+            changes["kv_check_08"] = True
+            if not given["max_num_seqs"]:
+                changes["max_num_seqs"] = rules.max_num_seqs
+                note += f"; max_num_seqs defaults to {rules.max_num_seqs} (engine/arg_utils.py)"
         if rules.sampler_bytes_per_logit is not None:
             note += (
                 "; the sampler warm-up takes PyTorch's top-k/top-p path (sort, int64 indices), as "

@@ -24,7 +24,7 @@ from argtrace.layers.memory.vllm import (
 from argtrace.layers.memory.vllm_mamba_blocks import check as check_mamba_blocks
 from argtrace.layers.memory.vllm_probe import request_for
 from argtrace.layers.memory.vllm_release import apply as apply_release
-from argtrace.layers.memory.vllm_release import rules_for
+from argtrace.layers.memory.vllm_release import rules_for, with_env
 from argtrace.layers.memory.weights import (
     WeightEstimate,
     assumed_quantization,
@@ -32,6 +32,52 @@ from argtrace.layers.memory.weights import (
     vllm_mxfp4_padding_bytes,
 )
 from argtrace.model import Finding
+
+KV_BYTES_FLAG = "--kv-cache-memory-bytes"
+
+
+def release_accepts(version: str | None, flag: str) -> bool:
+    """Whether the vLLM release that runs accepts ``flag``, read from the bundled parser schema that stands
+    for it (the release itself, else its family's, as the parser layer picks it: ``nearest_bundled``). No
+    release named: the analysed one (0.33.0), which does. vllm#16749 (0.8.4) was told to add
+    --kv-cache-memory-bytes, a flag 0.8.x's parser refuses (exit 2)."""
+    if not version:
+        return True
+    from argtrace.frameworks.schema import SchemaError, load_schema, nearest_bundled
+
+    stand_in = nearest_bundled("vllm", version)
+    if stand_in is None:
+        return True
+    try:
+        return load_schema("vllm", stand_in).option(flag) is not None
+    except SchemaError:
+        return True
+
+
+def _fewer_sampler_rows(
+    spec: ModelSpec, r: Any, p: Plan, settings: Mapping[str, Any], weights: Any, total: int
+) -> tuple[int, str] | None:
+    """When the profile run's peak is its sampler warm-up (``min(max_num_batched_tokens, max_num_seqs)``
+    rows of vocabulary logits, vllm.py ``sampler_warmup_bytes``) over a max_num_seqs the user did not write,
+    and the KV cache is what ran out: the largest power-of-two ``max_num_seqs`` from 256 down to 1 with
+    which the plan fits, and what it leaves. vllm#17238 (vLLM 0.8.1, default 1024) started with 8."""
+    if (
+        p.oom_stage not in ("kv_cache", "mamba_cache")
+        or setting(settings, "max_num_seqs") is not None
+        or p.sampler_bytes < p.forward_activation_bytes
+    ):
+        return None
+    seqs = 256
+    while seqs >= 1:
+        if seqs < r.max_num_seqs:
+            try:
+                trial = plan(spec, replace(r, max_num_seqs=seqs), weights, total)
+            except ValueError:
+                return None
+            if trial.verdict == "fits":
+                return seqs, f"the warm-up then takes {format_gib(trial.sampler_bytes)} GiB"
+        seqs //= 2
+    return None
 
 
 def _breakdown(p: Plan) -> list[dict[str, Any]]:
@@ -77,7 +123,7 @@ def analyze(
         if not version or version == VERSION
         else f"vllm {VERSION} (no formulas bundled for {version}; nearest used)"
     )
-    release = rules_for(version)
+    release = with_env(rules_for(version), env)
     if release is not None:
         given = {
             key: setting(settings, key) is not None
@@ -287,7 +333,9 @@ def analyze(
                 else ""
             )
         )
-    section["suggested"] = suggest(spec, r, weights_for, gpu, p, gpu_count)
+    section["suggested"] = suggest(
+        spec, r, weights_for, gpu, p, gpu_count, kv_bytes_flag=release_accepts(version, KV_BYTES_FLAG)
+    )
     if p.verdict == "oom":
         best = section["suggested"][0] if section["suggested"] else None
         fix = (
@@ -330,6 +378,15 @@ def analyze(
                 "turn chunked prefill back on (drop --no-enable-chunked-prefill) or give "
                 f"--max-num-batched-tokens; or {fix}"
             )
+        fewer = _fewer_sampler_rows(spec, r, p, settings, weights_for(r.tp), gpu.total_bytes)
+        if fewer is not None:
+            seqs, fits_at = fewer
+            rows = max(min(r.max_num_batched_tokens, r.max_num_seqs), 1)
+            basis_note += (
+                f"; the profile run's sampler warm-up over {rows} dummy requests (max_num_seqs "
+                f"{r.max_num_seqs}, not given) takes {format_gib(p.sampler_bytes)} GiB of it"
+            )
+            fix = f"lower --max-num-seqs to {seqs} ({fits_at}); or {fix}"
         named_config = setting(settings, "hf_config_path")
         if named_config and spec.quantization.method == "none" and p.oom_stage == "weights":
             # vLLM sizes the model from --hf-config-path's config (vllm/config/model.py:680-681, 0.33.0):

@@ -251,9 +251,14 @@ def vision_params(spec: ModelSpec) -> int:
     if not v:
         return 0
     h = int(v.get("hidden_size", 0) or 0)
-    depth = int(v.get("depth", v.get("num_hidden_layers", 0)) or 0)
-    inter = int(v.get("intermediate_size", 4 * h) or 0)
     out = int(v.get("out_hidden_size", spec.hidden_size) or spec.hidden_size)
+    if v.get("embed_dim"):
+        # Qwen2-VL: the blocks are embed_dim wide with an MLP of embed_dim * mlp_ratio, and hidden_size is the
+        # merger's output (vLLM 0.33.0 qwen2_vl.py:549-556, :410)
+        out = h or out
+        h = int(v.get("embed_dim", 0) or 0)
+    depth = int(v.get("depth", v.get("num_hidden_layers", 0)) or 0)
+    inter = int(v.get("intermediate_size", 0) or int(h * float(v.get("mlp_ratio", 4) or 4)))
     patch = int(v.get("patch_size", 14) or 14)
     temporal = int(v.get("temporal_patch_size", 2) or 2)
     channels = int(v.get("in_channels", 3) or 3)
