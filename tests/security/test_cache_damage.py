@@ -174,3 +174,19 @@ def test_what_the_crc_guards_is_exactly_what_was_written() -> None:
     assert loads_checked(None) is None
     assert loads_checked(sealed + b"\x00") is None  # a byte more is a change too
     assert loads_checked(sealed[:-1]) is None
+
+
+def test_a_resolution_cache_entry_nested_past_the_stack_is_a_miss(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # before: json.loads raised RecursionError, which the reader did not catch (an internal error of check)
+    from argtrace.resolver import cache
+
+    root = tmp_path / "resolutions"
+    root.mkdir(mode=0o700)
+    monkeypatch.setattr(cache, "cache_root", lambda: root)
+    monkeypatch.setattr(cache, "enabled", lambda: True)
+    (root / "k.json").write_text("[" * 100_000)
+    assert cache.load("k") is None
+    (root / "k.json").write_text('{"format": 2, "key": "k", "payload": ' + "[" * 100_000 + "}")
+    assert cache.load("k") is None
