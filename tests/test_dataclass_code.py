@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from argtrace import dataclass_code
+from argtrace.cache_dirs import with_crc
 
 # Written without `from __future__ import annotations`: the generated __init__ then carries the types
 # themselves, which a compile that inherited this test module's future flags would turn into strings.
@@ -139,7 +140,7 @@ def test_a_corrupt_foreign_or_others_writable_store_is_ignored(tmp_path: Path) -
 def test_a_full_store_keeps_what_this_run_used(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     store = tmp_path / "code.marshal"
     old = {f"def f{i}(): pass": compile(f"def f{i}(): pass", "<string>", "exec") for i in range(30)}
-    store.write_bytes(marshal.dumps((dataclass_code._build(), old)))
+    store.write_bytes(with_crc(marshal.dumps((dataclass_code._build(), old))))
     os.chmod(store, 0o600)
     monkeypatch.setattr(dataclass_code, "MAX_ENTRIES", 20)
     create(str(store))

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 
 from argtrace import regex_code
+from argtrace.cache_dirs import with_crc
 
 pytestmark = pytest.mark.skipif(sys.version_info < (3, 11), reason="Python 3.10 has no re._compiler")
 
@@ -124,7 +125,7 @@ def test_a_corrupt_damaged_foreign_or_shared_store_is_ignored(tmp_path: Path) ->
     key = (PATTERNS[0][0], PATTERNS[0][1])
     flags, _code, groups, groupindex, indexgroup = programs[key]
     damaged = {**programs, key: (flags, [999999, 1, 2], groups, groupindex, indexgroup)}
-    store.write_bytes(marshal.dumps((regex_code._build(), damaged)))
+    store.write_bytes(with_crc(marshal.dumps((regex_code._build(), damaged))))  # damaged before it was sealed
     os.chmod(store, 0o600)
     with regex_code.kept(str(store)) as again:
         made = _compile_all()

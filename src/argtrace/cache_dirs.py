@@ -18,6 +18,10 @@ from __future__ import annotations
 import os
 import sys
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
+if TYPE_CHECKING:
+    from typing import Any
+
 
 def user_cache_dir() -> str:
     """``platformdirs.user_cache_dir("argtrace")``. Every check needs it (``argtrace resolver add`` puts
@@ -126,17 +130,80 @@ def open_private_file(dir_fd: int, name: str) -> int | None:
     return None
 
 
+# A file read whole (read_private) is at most this big: the largest copy a run writes is about 0.7 MB (a
+# command's dataclass methods); a bigger one (a sparse file of gigabytes, a file grown by a runaway
+# process) is not read into memory, only ignored as a damaged copy (session 30, tests/fuzz cache kind).
+MAX_READ = 64 << 20
+
+
 def read_private(dir_fd: int, name: str) -> bytes | None:
     """The bytes of regular file ``name`` in the directory ``dir_fd`` when it is the user's own and nobody
     else can write to it; None when absent, a symbolic link, shared or unreadable (a FIFO, a device or a
-    file others wrote is never read: ``open_private_file``)."""
+    file others wrote is never read: ``open_private_file``) or bigger than ``MAX_READ``."""
     fd = open_private_file(dir_fd, name)
     if fd is None:
         return None
     try:
         with os.fdopen(fd, "rb") as handle:
-            return handle.read()
+            if os.fstat(handle.fileno()).st_size > MAX_READ:
+                return None
+            data = handle.read(MAX_READ + 1)
+            return data if len(data) <= MAX_READ else None
     except OSError:
+        return None
+
+
+# The head of a copy written through with_crc(): a mark, then the CRC-32 of the rest (4 bytes, little-endian)
+CRC_MARK = b"argtrace-crc32\n"
+
+
+def with_crc(data: bytes) -> bytes:
+    """``data`` behind a head holding its CRC-32, as the ``marshal`` stores write it: a copy cut short, with a
+    flipped bit or spliced from another fails :func:`crc_checked` and is ignored, never unmarshalled. Before,
+    such a copy could still unmarshal (a changed string, number or bytecode of a kept method) and be
+    believed, and a damaged inner length made ``marshal`` raise what no reader caught (session 30)."""
+    import zlib  # imported by every command already (data_cache, the warm client): no start-up cost
+
+    return CRC_MARK + zlib.crc32(data).to_bytes(4, "little") + data
+
+
+def crc_checked(raw: bytes | None) -> memoryview | None:
+    """What :func:`with_crc` wrapped (a view, not a copy), when ``raw`` is whole and unchanged; else None
+    (absent, damaged, or of a format before the head)."""
+    if raw is None or not raw.startswith(CRC_MARK):
+        return None
+    import zlib
+
+    head = len(CRC_MARK) + 4
+    data = memoryview(raw)[head:]
+    if zlib.crc32(data) != int.from_bytes(raw[len(CRC_MARK) : head], "little"):
+        return None
+    return data
+
+
+def loads_checked(raw: bytes | None) -> object:
+    """``marshal.loads`` of what :func:`with_crc` wrapped; None when ``raw`` is absent, damaged or does not
+    unmarshal. Besides the ``EOFError``/``ValueError``/``TypeError`` of bad data, ``marshal`` raises
+    ``MemoryError`` for a declared length it cannot allocate (a list or tuple of 2**31 items)."""
+    data = crc_checked(raw)
+    if data is None:
+        return None
+    import marshal
+
+    try:
+        return marshal.loads(data)
+    except (EOFError, ValueError, TypeError, MemoryError):
+        return None
+
+
+def dumps_checked(value: Any) -> bytes | None:
+    """``marshal.dumps`` of ``value`` behind its CRC-32 (:func:`with_crc`); None when ``value`` is not plain
+    data (``marshal`` refuses it) or nests deeper than ``marshal`` writes."""
+    import marshal
+
+    try:
+        return with_crc(marshal.dumps(value))
+    except ValueError:
         return None
 
 

@@ -106,24 +106,23 @@ class Store:
         codes = {**self.codes, **self.new}
         if len(codes) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
-        from argtrace.cache_dirs import write_private_file
+        from argtrace.cache_dirs import dumps_checked, write_private_file
 
-        try:
-            write_private_file(self.path, marshal.dumps((_build(), codes)))
-        except ValueError:
-            pass
+        data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
+        if data is not None:
+            write_private_file(self.path, data)
 
 
 def _read(path: str) -> dict[str, CodeType]:
-    from argtrace.cache_dirs import read_private_file
+    from argtrace.cache_dirs import loads_checked, read_private_file
 
     data = read_private_file(path)  # not a link, the user's own, in a directory nobody else can write to
     if data is None:
         return {}
-    try:
-        build, codes = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
+    stored = loads_checked(data)  # None: cut short, damaged (its CRC-32) or not marshal data
+    if not (isinstance(stored, tuple) and len(stored) == 2):
         return {}
+    build, codes = stored
     if build != _build() or not isinstance(codes, dict):
         return {}
     return {t: code for t, code in codes.items() if isinstance(t, str) and isinstance(code, CodeType)}

@@ -22,7 +22,6 @@ only through ``cache_dirs.open_private_dir`` as ``dataclass_code``'s is. Python 
 from __future__ import annotations
 
 import _thread
-import marshal
 import os
 import sys
 from collections.abc import Iterator
@@ -115,12 +114,11 @@ class Store:
         programs = {**self.programs, **self.new}
         if len(programs) > MAX_ENTRIES:
             programs = {key: value for key, value in programs.items() if key in self.used}
-        from argtrace.cache_dirs import write_private_file
+        from argtrace.cache_dirs import dumps_checked, write_private_file
 
-        try:
-            write_private_file(self.path, marshal.dumps((_build(), programs)))
-        except ValueError:
-            pass
+        data = dumps_checked((_build(), programs))  # behind its CRC-32; None: marshal refused it
+        if data is not None:
+            write_private_file(self.path, data)
 
 
 def _stamp(path: str) -> tuple[int, int, int] | None:
@@ -149,15 +147,15 @@ def _read_once(path: str) -> dict[tuple[str | bytes, int], Program]:
 
 
 def _read(path: str) -> dict[tuple[str | bytes, int], Program]:
-    from argtrace.cache_dirs import read_private_file
+    from argtrace.cache_dirs import loads_checked, read_private_file
 
     data = read_private_file(path)
     if data is None:
         return {}
-    try:
-        build, programs = marshal.loads(data)
-    except (EOFError, ValueError, TypeError):
+    stored = loads_checked(data)  # None: cut short, damaged (its CRC-32) or not marshal data
+    if not (isinstance(stored, tuple) and len(stored) == 2):
         return {}
+    build, programs = stored
     if build != _build() or not isinstance(programs, dict):
         return {}
     return {key: value for key, value in programs.items() if _well_formed(key, value)}

@@ -763,6 +763,19 @@ def _hole_case(kind: str) -> Callable[[random.Random, str], Case]:
     return generate
 
 
+def _late_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a kind of :mod:`tests.fuzz.late_generators` (the readers of session 29: containers'
+    holed strings and printf, compose include, log's argv and why's newer readers)."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import late_generators
+
+        made: Case = getattr(late_generators, f"{kind}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -777,6 +790,9 @@ GENERATORS = {
     "launchers": _reader_case("launchers"),
     "holes": _hole_case("holes"),
     "pages": _hole_case("pages"),
+    "containers": _late_case("containers"),
+    "includes": _late_case("includes"),
+    "logargv": _late_case("logargv"),
 }
 KINDS = tuple(GENERATORS)
 

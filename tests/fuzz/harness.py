@@ -148,11 +148,11 @@ def classify(
         where = "stdout" if part.encode() in stdout else "stderr"
         whole = "" if part == secret else " (partly)"
         found.append(("LEAK", f"LEAK {case.kind} {leak_context(part, blob)} in {where}{whole}"))
-    if "--format" not in case.argv and _CONTROL.search(stdout + stderr):
+    if output_format(case.argv) is None and _CONTROL.search(stdout + stderr):
         ch = _CONTROL.search(stdout + stderr)
         assert ch is not None
         found.append(("ESCAPE", f"ESCAPE {case.kind} {ch.group(0)!r}"))
-    fmt = case.argv[case.argv.index("--format") + 1] if "--format" in case.argv[:-1] else None
+    fmt = output_format(case.argv)
     if fmt in ("json", "sarif") and status in (0, 1):
         try:
             json.loads(stdout)
@@ -170,6 +170,20 @@ def classify(
     if status == 2:
         return ["usage-error"], "usage-error " + err.strip().splitlines()[-1][:60]
     return ["ok"], "ok"
+
+
+def output_format(argv: list[str]) -> str | None:
+    """The format a run prints in: the last ``--format X`` or ``--format=X`` before a ``--`` (argparse keeps
+    the last; the first was taken before, and ``--format json --format gcc`` was judged as JSON)."""
+    fmt = None
+    for i, word in enumerate(argv):
+        if word == "--":
+            break
+        if word == "--format" and i + 1 < len(argv):
+            fmt = argv[i + 1]
+        elif word.startswith("--format="):
+            fmt = word.split("=", 1)[1]
+    return fmt
 
 
 def _one_line_usage(err: str) -> bool:

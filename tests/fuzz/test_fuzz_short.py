@@ -18,9 +18,17 @@ from tests.fuzz.harness import MUST_NOT, Outcome, campaign
 
 SEED = 11
 PER_KIND = 15  # 90 cases, two at a time; the runs share a data cache (conftest.py), a third of the CPU each
-# kinds added later, with fewer cases so that they add a few seconds (reader_generators.py and
-# hole_generators.py: 3 of each, about 1 s of CPU per case)
-FEWER = {"readers": 3, "launchers": 3, "holes": 3, "pages": 3}
+# kinds added later, with fewer cases so that they add a few seconds (reader_generators.py,
+# hole_generators.py and late_generators.py: 3 of each, about 1 s of CPU per case)
+FEWER = {
+    "readers": 3,
+    "launchers": 3,
+    "holes": 3,
+    "pages": 3,
+    "containers": 3,
+    "includes": 3,
+    "logargv": 3,
+}
 TIMEOUT = 30.0
 
 CASES = {

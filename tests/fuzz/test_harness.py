@@ -90,3 +90,13 @@ def test_a_quoted_prefix_of_a_secret_is_a_partial_leak(tmp_path: Path) -> None:
     classes, sig = classify(case, tmp_path, 2, b"", err)
     assert classes == ["LEAK", "BADEXIT"]
     assert sig == "LEAK yaml after 'ot valid YAML\\\\n      HF_TOKEN: ' in stderr (partly)"
+
+
+def test_the_output_format_is_the_last_one_given() -> None:
+    # argparse keeps the last --format; the first was read before, and a gcc report was judged as JSON
+    from tests.fuzz.harness import output_format
+
+    assert output_format(["log", "--format", "json", "--format", "gcc", "x.log"]) == "gcc"
+    assert output_format(["log", "--format=sarif", "x.log"]) == "sarif"
+    assert output_format(["log", "--format", "json", "--", "--format", "gcc"]) == "json"
+    assert output_format(["log", "x.log"]) is None

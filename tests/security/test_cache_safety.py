@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 from argtrace import dataclass_code, redact
+from argtrace.cache_dirs import crc_checked, with_crc
 from argtrace.resolver import cache, data_cache
 
 CLASS = "import dataclasses\n@dataclasses.dataclass\nclass Point:\n    x: int\n    y: int = 0\n"
@@ -27,10 +28,13 @@ def make_point(store: Path) -> Any:
 
 
 def evil_store(real: Path, marker: Path) -> bytes:
-    """``real``'s store with every method replaced by code that writes ``marker``."""
-    build, codes = marshal.loads(real.read_bytes())
+    """``real``'s store with every method replaced by code that writes ``marker`` (behind a CRC-32 that
+    matches: only where the file lies keeps it from running)."""
+    body = crc_checked(real.read_bytes())
+    assert body is not None
+    build, codes = marshal.loads(body)
     evil = compile(f"open({str(marker)!r}, 'w').write('ran')\n", "<string>", "exec")
-    return marshal.dumps((build, dict.fromkeys(codes, evil)))
+    return with_crc(marshal.dumps((build, dict.fromkeys(codes, evil))))
 
 
 @pytest.fixture
@@ -164,7 +168,7 @@ def test_parsed_copies_others_could_write_are_not_believed(
     import zlib
 
     planted = root / f"thing-{zlib.crc32(key.encode()):08x}.marshal"
-    planted.write_bytes(marshal.dumps((key, {"verdict": "planted"})))
+    planted.write_bytes(with_crc(marshal.dumps((key, {"verdict": "planted"}))))
     os.chmod(planted, 0o666)
     assert data_cache.cached("thing", [source], lambda: {"verdict": "built"}) == {"verdict": "built"}
 

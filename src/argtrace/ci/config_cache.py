@@ -39,15 +39,11 @@ def _store_path() -> str | None:
 
 def _read(store: str) -> dict[str, tuple[str, dict[str, Any]]]:
     """The kept copies by file path; {} for a missing, unreadable, foreign or corrupt store."""
-    from argtrace.cache_dirs import read_private_file
+    from argtrace.cache_dirs import loads_checked, read_private_file
 
-    raw = read_private_file(store)  # not a link, the user's own, in a directory nobody else can write to
-    if raw is None:
-        return {}
-    try:
-        stored = marshal.loads(raw)
-    except (EOFError, ValueError, TypeError):
-        return {}
+    # not a link, the user's own, in a directory nobody else can write to; None: cut short, damaged (its
+    # CRC-32) or not marshal data
+    stored = loads_checked(read_private_file(store))
     if not (isinstance(stored, tuple) and len(stored) == 2 and stored[0] == _build()):
         return {}
     copies = stored[1]
@@ -77,10 +73,9 @@ def keep(path: Path, text: str, data: dict[str, Any]) -> None:
     copies[where] = (text, data)
     while len(copies) > MAX_FILES:  # the oldest first
         del copies[next(iter(copies))]
-    try:
-        raw = marshal.dumps((_build(), copies))
-    except ValueError:
-        return  # a date or time value (or nesting marshal refuses): parsed again next time
-    from argtrace.cache_dirs import write_private_file
+    from argtrace.cache_dirs import dumps_checked, write_private_file
 
+    raw = dumps_checked((_build(), copies))
+    if raw is None:
+        return  # a date or time value (or nesting marshal refuses): parsed again next time
     write_private_file(store, raw)

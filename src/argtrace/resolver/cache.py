@@ -219,7 +219,7 @@ def load(entry_key: str) -> dict[str, Any] | None:
         return None
     try:
         data = json.loads(raw.decode("utf-8"))
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):  # RecursionError: nested past the stack
         return None
     if isinstance(data, dict) and data.get("format") == 1:
         _forget(f"{entry_key}.json")  # an entry that kept the launch's secrets in clear

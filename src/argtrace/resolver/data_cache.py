@@ -9,10 +9,12 @@ keeps the expanded result as ``marshal`` data in the user cache (``$ARGTRACE_DAT
 The key of a copy is every file the result is built from (its path, size and modification time, so an
 edited or reinstalled data file or a changed builder module gives a fresh build), the interpreter's minor
 version and ``marshal`` format, and this module's format number. Only plain data is stored (``marshal``
-refuses anything else, and loading it never runs code, unlike a pickle). A copy that cannot be read, does
-not match its key or is not what the builder returns is ignored and rebuilt, never trusted; writes go to a
-temporary file renamed into place, so concurrent runs never see half a copy. A read-only or missing cache
-directory only costs the time it would have saved.
+refuses anything else, and loading it never runs code, unlike a pickle). A copy that cannot be read, fails
+the CRC-32 written with it (``cache_dirs.with_crc``: cut short, a flipped bit) or does not match its key
+is ignored and rebuilt, never trusted. (A copy with the right key and CRC-32 but another value can only
+have been written by the user's own account, which can as well change argtrace's code: it is believed as
+Python believes ``__pycache__``.) Writes go to a temporary file renamed into place, so concurrent runs
+never see half a copy. A read-only or missing cache directory only costs the time it would have saved.
 """
 
 from __future__ import annotations
@@ -27,10 +29,12 @@ from pathlib import Path
 from typing import Any
 
 from argtrace.cache_dirs import (
+    crc_checked,
     data_cache_dir,
     data_cache_enabled,
     open_private_dir,
     read_private,
+    with_crc,
     write_private,
 )
 
@@ -87,18 +91,18 @@ def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: 
     if ahead is not None and ahead[0] == key:
         _read_paths.append(path)
         return ahead[1]
-    raw = read_private(dir_fd, name_of)
+    raw = crc_checked(read_private(dir_fd, name_of))  # None: absent, cut short or damaged
     if raw is not None:
         try:
             stored = _loads(raw)
             if isinstance(stored, tuple) and len(stored) == 2 and stored[0] == key:
                 _read_paths.append(path)
                 return stored[1]
-        except (EOFError, ValueError, TypeError):
-            pass  # corrupt: build it again
+        except (EOFError, ValueError, TypeError, MemoryError):
+            pass  # does not unmarshal (MemoryError: a declared length it cannot allocate): build it again
     value = build()
     try:
-        data = marshal.dumps((key, value))
+        data = with_crc(marshal.dumps((key, value)))
     except ValueError:
         return value  # not plain data: nothing to keep
     if write_private(dir_fd, name_of, data):
@@ -111,7 +115,7 @@ def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: 
     return value
 
 
-def _loads(raw: bytes) -> Any:
+def _loads(raw: bytes | memoryview) -> Any:
     """``marshal.loads`` with the cyclic collector off: a copy is plain data, which holds no cycle, but its
     tens of thousands of new containers set off collections that walk the whole heap, and after the analysis
     of a big script that heap is millions of objects (the release index's copy took 25-30 ms instead of
@@ -151,10 +155,10 @@ def read_ahead(paths: Sequence[str]) -> None:
             if _read_ahead_stamps.get(path) == stamp and path in _read_ahead:
                 continue  # read ahead already, unchanged since
             _read_ahead_stamps[path] = stamp
-            raw = read_private(dir_fd, name_of)
+            raw = crc_checked(read_private(dir_fd, name_of))
             try:
                 stored = _loads(raw) if raw is not None else None
-            except (EOFError, ValueError, TypeError):
+            except (EOFError, ValueError, TypeError, MemoryError):
                 continue
             if isinstance(stored, tuple) and len(stored) == 2 and isinstance(stored[0], str):
                 _read_ahead[path] = stored

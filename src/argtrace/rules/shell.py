@@ -728,3 +728,36 @@ SH052 = Rule(
         argv=("check", "--no-resolve", "launch.sh"),
     ),
 )
+
+_EXTGLOB_SERVER = _SERVER + " --port 30000\n"
+
+SH056 = Rule(
+    code="SH056",
+    layer="shell",
+    severity="info",
+    title="A line argtrace's parser cannot read in reasonable time is read as blank",
+    rationale=(
+        "argtrace reads a script's structure with tree-sitter-bash. On syntax it does not know (unquoted "
+        "extglob groups such as `!(a)` under `shopt -s extglob`, a `case` of thousands of extglob patterns) "
+        "its error recovery re-reads the statement from its start for each token it adds: the time grows "
+        "with the square of the statement's length (a 40 KB line: 10 s a parse, and a script with errors "
+        "is parsed up to four times). Its work is counted as the bytes it reads, so the bound is the same "
+        "on every machine: past 64 bytes per byte of the script plus 16 MiB (about 0.3 s), the line it "
+        "was reading most is read as blank and the rest of the script is read as before; when no line "
+        "stands out, the script is read as far as the parser got. What the blank line sets or runs is "
+        "unknown here; bash may well run it."
+    ),
+    fix="Nothing to fix for bash; to have argtrace read the line, quote the pattern or split the line.",
+    example=Example(
+        generate=lambda: {
+            "launch.sh": _HEAD + "shopt -s extglob\necho " + "!(a)" * 12_000 + "\n" + _EXTGLOB_SERVER
+        },
+        summary="`launch.sh`: a 48 KB line of unquoted `!(a)` groups under `shopt -s extglob`, then the "
+        "server command.",
+        argv=("check", "--no-resolve", "launch.sh"),
+    ),
+    correct=Example(
+        files={"launch.sh": _HEAD + "shopt -s extglob\necho " + "!(a)" * 10 + "\n" + _EXTGLOB_SERVER},
+        argv=("check", "--no-resolve", "launch.sh"),
+    ),
+)

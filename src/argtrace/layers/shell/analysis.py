@@ -115,7 +115,10 @@ def analyze(
     syntax = start_bash_syntax_check(data, label)
     text = data.decode("latin-1")
     prepared = E.prepare_text(text)
-    tree = parse_tree(prepared)
+    blanked: list[tuple[int, int]] = []
+    tree = parse_tree(prepared, blanked)
+    if blanked:
+        findings.append(_unread_lines(label, blanked))
     # ---- evaluation
     src = E.Source(label, prepared, str(source.path) if source.path else None)
     src.tree = tree
@@ -303,6 +306,26 @@ def analyze(
         outputs=[server_outputs(s) for s in ev.servers],
         exit_reason=exit_reason,
     )
+
+
+def _unread_lines(label: str, blanked: list[tuple[int, int]]) -> Finding:
+    """SH056: the lines ``parse_tree`` read as blank (its read budget), one finding for them all; a negative
+    number is where the parser still stopped early."""
+    lines = [(n, size) for n, size in blanked if n > 0]
+    stopped = [-n for n, _ in blanked if n < 0]
+    said = ", ".join(f"line {n} ({size:,} characters)" for n, size in lines)
+    parts = []
+    if said:
+        parts.append(f"{said} of {label} {'is' if len(lines) == 1 else 'are'} read as blank")
+    if stopped:
+        parts.append(f"{'the rest of ' if said else ''}{label} is read only as far as its parser got")
+    message = (
+        " and ".join(parts)
+        + ": tree-sitter-bash's error recovery there takes time that grows with the square of the "
+        "statement's length (minutes); what is not read is unknown here, though bash may run it"
+    )
+    at = f"{label}:{lines[0][0]}" if lines else label
+    return R.SH056.finding(message, at=at, evidence=[Evidence("shell", at, said or "parse stopped early")])
 
 
 def _unreadable_lines(ev: E.ShellEvaluator) -> str:

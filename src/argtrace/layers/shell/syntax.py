@@ -51,29 +51,105 @@ def _bash_grammar() -> Any:
     return binding.language()
 
 
-def parse_tree(text: str) -> Any:
+# tree-sitter-bash's error recovery re-reads an erroneous statement from its start for each token it adds:
+# quadratic in the statement's size (a 40 KB line of unquoted `!(a)` groups took 10 s a parse, and a script
+# with errors is parsed up to four times). Its work is counted, deterministically, as the bytes the parser
+# reads through a callback: a clean script is read 1-2 times over, those shapes about n/4 times over for n
+# bytes. Past READ_FACTOR bytes per byte of text plus READ_BASE (about 0.3 s of parsing), the parser is
+# given the end of the text, which stops it at once, and the line it asked for most (the long line) is read
+# as blank, same length (every offset holds), up to MAX_BLANKED lines: SH056 names them (session 30).
+READ_FACTOR = 64
+READ_BASE = 16 << 20
+_CHUNK = 16 << 10
+MAX_BLANKED = 8
+
+
+class _OverBudget(Exception):
+    """A view's parse went past the read budget: the view is not used."""
+
+
+def _bounded(data: bytes) -> tuple[Any, int | None]:
+    """The tree of ``data``, and None; or, past the read budget, the tree of what was read and the row the
+    parser asked for most (0-based)."""
+    budget = READ_FACTOR * len(data) + READ_BASE
+    served = 0
+    rows: dict[int, int] = {}
+
+    def read(byte: int, point: tuple[int, int]) -> bytes:
+        nonlocal served
+        if served > budget:
+            return b""  # the end of the text: the parser stops
+        chunk = data[byte : byte + _CHUNK]
+        served += len(chunk)
+        rows[point[0]] = rows.get(point[0], 0) + 1
+        return chunk
+
+    tree = _parser().parse(read)
+    if served <= budget:
+        return tree, None
+    return tree, max(rows, key=lambda row: rows[row])
+
+
+def _view_parse(text: str) -> Any:
+    tree, hot = _bounded(text.encode("latin-1"))
+    if hot is not None:
+        raise _OverBudget
+    return tree
+
+
+def _blank_row(text: str, row: int) -> str:
+    start = 0
+    for _ in range(row):
+        start = text.index("\n", start) + 1
+    end = text.find("\n", start)
+    end = len(text) if end < 0 else end
+    return text[:start] + " " * (end - start) + text[end:]
+
+
+def parse_tree(text: str, blanked: list[tuple[int, int]] | None = None) -> Any:
     """Parse latin-1 script text (placeholders already substituted) into a tree-sitter tree.
 
     A line whose here-documents are followed by more of the line (``cat <<EOF | kubectl apply -f -``) is
-    parsed from a same-length view in which their bodies are blank (``heredoc_lines``)."""
-    tree = _parser().parse(text.encode("latin-1"))
+    parsed from a same-length view in which their bodies are blank (``heredoc_lines``). A line whose
+    reading would take the parser minutes is read as blank (``READ_FACTOR``); ``blanked`` gets each such
+    line's number and length (the last one's number negated when the parser still stopped early after
+    ``MAX_BLANKED`` of them: what follows its stop is not read)."""
+    tree, hot = _bounded(text.encode("latin-1"))
+    for _ in range(MAX_BLANKED):
+        lines = text.split("\n", hot + 1) if hot is not None else []
+        line = lines[hot] if hot is not None and hot < len(lines) else ""
+        if hot is None or not line.strip():
+            break  # read whole; or the parser asked most for the end of the text (a `case` of thousands
+            # of items it cannot read): no line to blank
+        if blanked is not None:
+            blanked.append((hot + 1, len(line)))
+        text = _blank_row(text, hot)
+        tree, hot = _bounded(text.encode("latin-1"))
+    if hot is not None:
+        if blanked is not None:
+            blanked.append((-(hot + 1), 0))
+        return tree  # still past the budget: what was read stands, no view is tried
     view = text
-    if "<<" in text:
-        from argtrace.layers.shell.heredoc_lines import masked_text
+    try:
+        if "<<" in text:
+            from argtrace.layers.shell.heredoc_lines import masked_text
 
-        masked = masked_text(text, lambda: tree)
-        if masked is not None:
-            view = masked
-            tree = _parser().parse(masked.encode("latin-1"))
-    if tree.root_node.has_error:
-        bracketed = _bracket_view(view, tree)
-        if bracketed is not None:
-            view = bracketed
-            tree = _parser().parse(bracketed.encode("latin-1"))
-    if tree.root_node.has_error:
-        patterned = _pattern_view(view, tree)
-        if patterned is not None:
-            tree = _parser().parse(patterned.encode("latin-1"))
+            first = tree
+            masked = masked_text(text, lambda: first)
+            if masked is not None:
+                tree = _view_parse(masked)
+                view = masked
+        if tree.root_node.has_error:
+            bracketed = _bracket_view(view, tree)
+            if bracketed is not None:
+                tree = _view_parse(bracketed)
+                view = bracketed
+        if tree.root_node.has_error:
+            patterned = _pattern_view(view, tree)
+            if patterned is not None:
+                tree = _view_parse(patterned)
+    except _OverBudget:
+        pass  # a view the parser cannot read within the budget: the tree before it stands
     return tree
 
 
@@ -87,7 +163,7 @@ def _pattern_view(view: str, tree: Any) -> str | None:
     first = [tree]
 
     def parse(text: str) -> Any:
-        return first.pop() if first else _parser().parse(text.encode("latin-1"))
+        return first.pop() if first else _view_parse(text)
 
     return pattern_masked(view, parse)
 
@@ -99,7 +175,7 @@ def _bracket_view(view: str, tree: Any) -> str | None:
     first = [tree]
 
     def parse(text: str) -> Any:
-        return first.pop() if first else _parser().parse(text.encode("latin-1"))
+        return first.pop() if first else _view_parse(text)
 
     return bracket_masked(view, parse)
 

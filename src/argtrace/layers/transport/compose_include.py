@@ -76,8 +76,13 @@ def follow_includes(
     from argtrace.rules.carriers import TP105
 
     seen = _seen if _seen is not None else {label}
+    # each env file read once, and only for an entry whose file is read: an include: of 20,000 entries, each
+    # naming a 20,000-line env file, read that file once per entry before looking at the entry's path
+    # (more than 60 s; session 30, reproducer includes-many-entries-one-env-file)
+    dotenvs: dict[str, dict[str, str]] = {}
     for where, paths, directory, env_file in _entries(label, root, base):
-        dotenv = read_dotenv(env_file or posixpath.join(directory, ".env"), env)
+        if len(seen) >= _MAX_FILES:
+            break
         for path in paths:
             if "://" in path or path.startswith("git@") or path in seen or len(seen) >= _MAX_FILES:
                 continue
@@ -98,7 +103,10 @@ def follow_includes(
             except UsageError:
                 continue
             included = documents.nodes[0] if documents.nodes else None
-            merged = {**dotenv, **env}
+            env_path = env_file or posixpath.join(directory, ".env")
+            if env_path not in dotenvs:
+                dotenvs[env_path] = read_dotenv(env_path, env)
+            merged = {**dotenvs[env_path], **env}
             if _items(_get(included, "services")):
                 read_services(path, included, merged, result)
             follow_includes(path, included, env, directory, read_services, result, seen)
