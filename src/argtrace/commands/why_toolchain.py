@@ -84,7 +84,8 @@ TOOLCHAIN_WORDINGS: tuple[Wording, ...] = (
         "given no device (Kubernetes: no nvidia.com/gpu limit, or a pod not under the NVIDIA runtime class; "
         "Docker: no --gpus all or --runtime nvidia), the driver's libraries (libcuda, NVML) are not visible "
         "in it, or torch is a CPU-only build: give the process the GPU; no vLLM flag",
-        r"No platform detected, vLLM is running on UnspecifiedPlatform",
+        # not in SGLang's text: SGLang imports vLLM, which says so harmlessly on an NPU (sglang#12835's log)
+        r"\A(?![\s\S]*?\bsglang\b)[\s\S]*?No platform detected, vLLM is running on UnspecifiedPlatform",
         "https://github.com/llm-d/llm-d-deployer/issues/273",
     ),
     Wording(
