@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any
 from argtrace.commands.why_fixes import (
     converter_fix,
     failing_first,
+    hub_repo_fix,
     in_conditions,
     in_one_line,
     key_handler_fix,
     lookup_handler_fix,
+    peer_mismatch_fix,
     refused_json_fix,
     registry_fix,
     replacement_fix,
@@ -187,6 +189,15 @@ def _avoid(group: Mapping[str, Any]) -> str:
             f"{what} in {group['function']} after another failure, which its message points to: the cause is "
             "logged before it (read the whole log: argtrace log LOG)"
         )
+    counted = _AVAILABLE.search(cond or "")
+    if cond and flags and counted:
+        # gpustack#4280: "Tensor parallel size (2) exceeds available GPUs (1)" under `world_size >
+        # available_gpus`: the settings are one side; what the process (or its Ray cluster) sees is the other
+        name = counted.group(1) or counted.group(2)
+        return (
+            f"make the condition false ({cond}){change}, or give the engine more of what {name} counts (the "
+            "devices the process, or the Ray cluster it joins, sees)"
+        )
     if cond:
         note = request_length_note(str(group["message"]))
         return f"make the condition false ({cond}){change}{note}"
@@ -301,6 +312,8 @@ def group_matches(
                 or registry_fix(group, text)
                 or replacement_fix(group, text)
                 or weight_name_fix(group, text)
+                or hub_repo_fix(group, text)
+                or peer_mismatch_fix(group)
                 or _avoid(group)
             )
     _mark_vendored(out)
@@ -331,6 +344,8 @@ _DEVICE = re.compile(
     r"|\bget_min_capability\(\)|\bcapability_tuple\b"
 )
 _PLACEHOLDER = re.compile(r"\{([^{}]*)\}")
+# a count of what the machine offers, compared against a setting (vLLM's `world_size > available_gpus`)
+_AVAILABLE = re.compile(r"[<>]=?\s*(available_\w+)\b|\b(\w+_available)\s*[<>]")
 # a library message's own way out (transformers: "You can update Transformers with the command `pip install
 # --upgrade transformers`.")
 _ADVICE = re.compile(r"[^.\n]*\b(?:update|upgrade|install)\b[^\n]*?(?:\.(?=\s|$)|$)", re.IGNORECASE)
@@ -529,6 +544,9 @@ def explain(
     )
     from argtrace.commands.why_call import call_error, keep_callee_sites
     from argtrace.commands.why_context import context_first, of_the_texts_framework
+    from argtrace.commands.why_library import one_file_lookup
+
+    groups = one_file_lookup(groups, text)
     from argtrace.commands.why_shell import drop_word_matches, shell_error
 
     groups = context_first(groups, text, by_coverage=not prefer)  # twins of one message: the text's words

@@ -21,17 +21,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from argtrace.commands.why_toolchain import TOOLCHAIN_WORDINGS
+from argtrace.commands.why_wording import Wording
+
 STRONG_CHARS = 20  # literal characters below which a first site needs its exception class to back it
-
-
-@dataclass(frozen=True)
-class Wording:
-    """A message another program on a launch's path prints in its own words: who prints it (``origin``),
-    the words (``pattern``), the real report it was learned from (``source``)."""
-
-    origin: str
-    pattern: str
-    source: str
 
 
 FOREIGN_WORDINGS: tuple[Wording, ...] = (
@@ -426,7 +419,7 @@ _ENVIRONMENT_WORDINGS = (
         "https://github.com/instructlab/instructlab/issues/3466",
     ),
 )
-FOREIGN_WORDINGS = (*_ENVIRONMENT_WORDINGS, *FOREIGN_WORDINGS)
+FOREIGN_WORDINGS = (*TOOLCHAIN_WORDINGS, *_ENVIRONMENT_WORDINGS, *FOREIGN_WORDINGS)
 
 _OWN = ("sglang", "vllm")
 # kernel libraries a server uses by a switch: an error inside one is the library's, and running without it is

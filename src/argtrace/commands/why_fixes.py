@@ -439,3 +439,63 @@ def weight_name_fix(group: Mapping[str, Any], text: str) -> str | None:
         "class), or the checkpoint was made for another release or library; name the class the weights fit "
         "(config.json's architectures, or vLLM's --hf-overrides) and serve it for the task it is for"
     )
+
+
+_REPO_NOT_FOUND = re.compile(r"Repository Not Found for url", re.I)
+# the repository id in the Hub URL the text quotes: <id>/resolve/<rev>/<file> or /api/models/<id>/revision/
+_HUB_ID = re.compile(
+    r"Repository Not Found for url: https?://[^/\s]+/(?:api/models/)?(?P<id>[^\s/]+(?:/[^\s/]+)?)"
+    r"/(?:resolve|revision|tree)/"
+)
+
+
+def hub_repo_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """The fix for huggingface_hub's RepositoryNotFoundError (vast-ai/base-image#128: "Qwen/Qwen3.5-27B-AWQ",
+    an id with no repository; boson-ai/higgs-audio#123: a bare folder name no directory matched, read as an
+    id): the Hub answers 401 "Repository Not Found" both for an id that does not exist and for a private or
+    gated one asked without a token, so the fix names both. None for other messages."""
+    if not _REPO_NOT_FOUND.search(str(group["message"])):
+        return None
+    m = _HUB_ID.search(text)
+    repo = repr(m.group("id")) if m else "the id in the URL"
+    return (
+        f"the Hub has no repository {repo} this request may read: an id that does not exist (misspelt, or a "
+        "local folder that is not where the process runs, which is then read as an id) or a private or gated "
+        "repository asked for without a token: name a repository that exists (its page on the Hub) or a "
+        "folder that exists, or give a token with access (HF_TOKEN); no other server setting changes it"
+    )
+
+
+_CONNECTOR_PART = re.compile(r"kv_connector/v\d+/(?P<name>[a-z0-9]+?)(?:_connector)?(?:/|\.py$)")
+
+
+def peer_mismatch_fix(group: Mapping[str, Any]) -> str | None:
+    """The fix for a KV connector's handshake that reached another engine than the one the request named
+    (vLLM's NixlConnector: "Remote NIXL agent engine ID mismatch", vllm#27083, where
+    VLLM_NIXL_SIDE_CHANNEL_HOST was not set on two nodes): the address it connected to is the one the remote
+    engine advertises, from the connector's host and port variables, which are read from the framework's
+    bundled variable table (vLLM's envs.py). None for other messages or when the release reads none."""
+    message = str(group["message"]).lower()
+    if "mismatch" not in message or "handshake" not in str(group.get("function", "")).lower():
+        return None
+    m = _CONNECTOR_PART.search(str(group.get("file", "")))
+    if m is None:
+        return None
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    versions = bundled_versions(group["framework"], include_user=False)
+    if not versions:
+        return None
+    token = m.group("name").upper()
+    try:
+        known = load_schema(group["framework"], versions[-1]).env_var_names
+    except Exception:  # a damaged bundled table: no fix rather than no answer
+        return None
+    names = sorted(n for n in known if token in n and n.endswith(("_HOST", "_PORT")))
+    if not names:
+        return None
+    return (
+        "the handshake reached another engine than the one the request named: it connects to the address the "
+        f"remote engine advertises ({', '.join(names)}): on several nodes set the host to each node's own "
+        "reachable address (the default is localhost), and give engines that share a node distinct ports"
+    )

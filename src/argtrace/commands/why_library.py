@@ -83,7 +83,11 @@ _LIBRARY_VALUES = {
 }
 
 
-def _path_as_repo_id(value: str) -> tuple[str, str] | None:
+# a frame of a call that asks for one file of a model (vLLM's get_hf_file_to_dict), not for the model folder
+_ONE_FILE = re.compile(r"\bin get_hf_file_to_dict\b|\bget_hf_file_to_dict\(")
+
+
+def _path_as_repo_id(value: str, text: str = "") -> tuple[str, str] | None:
     """(how, fix) when the value huggingface_hub refused as a repo id is a GGUF ``<repo_id>:<quant_type>``
     reference (frameworks/model_refs.py: the releases whose loader takes it), or a path: the frameworks
     hand the Hub only a value that is not an existing local model folder (vLLM's and SGLang's model
@@ -116,6 +120,18 @@ def _path_as_repo_id(value: str) -> tuple[str, str] | None:
             f"give the snapshot folder {folder[0]}/snapshots/<revision>, or the repo id {folder[1]} with "
             f"HF_HUB_CACHE={folder[0].rsplit('/', 1)[0] or '/'}",
         )
+    if _ONE_FILE.search(text):
+        # vllm-omni#2123: DreamID-Omni's local folder, asked for transformer/config.json; vLLM 0.33.0's
+        # get_hf_file_to_dict (vllm/transformers_utils/repo_utils.py:465) tries the local file first and then
+        # hands the model to the Hub as a repo id
+        return (
+            f"{value!r} is a path, and the caller asked for one file of the model (get_hf_file_to_dict: the "
+            "local file first, then the Hub with the path as a repo id): the folder is not where the process "
+            "runs, or it lacks that file (a model whose layout the calling code does not expect)",
+            "check that the folder holds the file the call names (its file_name, beside config.json); if it "
+            "does not and the layout is the model publisher's, the calling code expects another layout (a "
+            "release with the fix, or its issue tracker); else make the folder exist where the server runs",
+        )
     return (
         f"{value!r} is a path, but no model folder of that name (a directory holding its config.json) was "
         'found where the process ran, so it was read as a repo id (vLLM also logs this, as "Error retrieving '
@@ -142,7 +158,7 @@ def library_settings(
         value = values[name].strip().strip("'\"")
         if not value.startswith(known.prefix):
             continue
-        shaped = _path_as_repo_id(value) if (lib, name) == ("huggingface_hub", "repo_id") else None
+        shaped = _path_as_repo_id(value, text) if (lib, name) == ("huggingface_hub", "repo_id") else None
         how, fix = shaped or (known.how, known.fix)
         for fw in [framework] if framework in MODEL_FLAGS else sorted(MODEL_FLAGS):
             for flag in known.flags or MODEL_FLAGS[fw][:1]:
@@ -184,3 +200,24 @@ def _draft_settings(value: str, framework: str | None, library: str, name: str) 
                 }
             )
     return out
+
+
+def one_file_lookup(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """huggingface_hub's refusal of a local path as a repo id, said again when the whole text shows a call
+    that asked for one file of the model (vLLM's get_hf_file_to_dict, vllm-omni#2123): the folder may be
+    there and lack that file, which the matched lines alone do not show. ``groups`` is changed in place."""
+    if not _ONE_FILE.search(text):
+        return groups
+    for group in groups:
+        if group.get("framework") != "huggingface_hub":
+            continue
+        for setting in group.get("settings") or ():
+            if "value" not in setting or "how" not in setting:
+                continue
+            shaped = _path_as_repo_id(setting["value"], text)
+            if shaped is None:
+                continue
+            fix = str(group.get("fix") or "")
+            group["fix"] = fix.replace(setting["how"], shaped[0]).replace(setting["fix"], shaped[1])
+            setting["how"], setting["fix"] = shaped
+    return groups
