@@ -10,7 +10,6 @@ import json
 import os
 import subprocess
 import sys
-import textwrap
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +25,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # __dataclass_params__), each field as dataclasses.fields() and __dataclass_fields__ give it, the
 # signature, and what an instance made without arguments does (repr, ==, hash, replace, asdict, astuple,
 # pickling, ordering, frozen-ness). Addresses in reprs are blanked: the processes differ.
-DESCRIBE = r'''
+DESCRIBE = r"""
 import copy, dataclasses, hashlib, importlib, inspect, json, marshal, pathlib, pickle, re, sys, types
 from argtrace import dataclass_code
 dataclass_code._import_dataclasses()
@@ -70,7 +69,7 @@ def function(fn):
     out = {
         "code": hashlib.sha256(marshal.dumps(fn.__code__)).hexdigest(),
         "name": fn.__name__, "qualname": fn.__qualname__, "module": fn.__module__,
-        "globals": fn.__globals__ is sys.modules[fn.__module__].__dict__ if fn.__module__ in sys.modules else None,
+        "globals": fn.__module__ in sys.modules and fn.__globals__ is vars(sys.modules[fn.__module__]),
         "defaults": text(fn.__defaults__), "kwdefaults": text(fn.__kwdefaults__),
         "annotations": text(fn.__annotations__), "doc": fn.__doc__,
         "closure": [text(cell.cell_contents) for cell in fn.__closure__ or ()],
@@ -106,7 +105,8 @@ def behaviour(cls):
         out["hash"] = hash(one) == hash(two)
     except TypeError as error:
         out["hash"] = str(error)
-    for name, call in (("replace", lambda: dataclasses.replace(one)), ("asdict", lambda: dataclasses.asdict(one)),
+    for name, call in (("replace", lambda: dataclasses.replace(one)),
+                       ("asdict", lambda: dataclasses.asdict(one)),
                        ("astuple", lambda: dataclasses.astuple(one)),
                        ("pickle", lambda: pickle.loads(pickle.dumps(one)) == one),
                        ("copy", lambda: copy.deepcopy(one) == one),
@@ -116,7 +116,7 @@ def behaviour(cls):
         except Exception as error:
             out[name] = type(error).__name__ + ": " + ADDRESS.sub(" at 0x", str(error))
     try:
-        setattr(one, dataclasses.fields(cls)[0].name, None) if dataclasses.fields(cls) else setattr(one, "x", 1)
+        setattr(one, dataclasses.fields(cls)[0].name if dataclasses.fields(cls) else "x", None)
         out["set"] = "set"
     except Exception as error:
         out["set"] = type(error).__name__
@@ -160,7 +160,7 @@ for name in names:
     if module is not None:
         walk(module, name)
 print(json.dumps({"failed": failed, "classes": classes}, sort_keys=True))
-'''
+"""
 
 
 def describe(mode: str, store: Path) -> dict[str, Any]:
@@ -171,9 +171,8 @@ def describe(mode: str, store: Path) -> dict[str, Any]:
         "ARGTRACE_WARM": "0",
         "ARGTRACE_NO_DATA_CACHE": "1",
     }
-    done = subprocess.run(
-        [sys.executable, "-c", DESCRIBE, mode, str(store)], env=env, capture_output=True, text=True, check=True
-    )
+    command = [sys.executable, "-c", DESCRIBE, mode, str(store)]
+    done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
     out: dict[str, Any] = json.loads(done.stdout)
     return out
 
@@ -241,7 +240,8 @@ def run(text: str, store: Path | None) -> tuple[dict[str, Any], str]:
     head = "from __future__ import annotations\nfrom dataclasses import InitVar, dataclass, field\n"
     head += "from typing import ClassVar\n"
     try:
-        code = compile(head + text if "class Kinds" not in text else text, "<kinds>", "exec", dont_inherit=True)
+        whole = head + text if "class Kinds" not in text else text
+        code = compile(whole, "<kinds>", "exec", dont_inherit=True)
         if store is None:
             exec(code, module.__dict__)
         else:
@@ -288,7 +288,8 @@ def test_the_same_errors_and_fields_as_dataclasses(name: str, tmp_path: Path) ->
     assert made[1] == plain[1]
     assert {n: kinds(c) for n, c in made[0].items()} == {n: kinds(c) for n, c in plain[0].items()}
     expected = {
-        "mutable": "ValueError: mutable default <class 'list'> for field x is not allowed: use default_factory",
+        "mutable": "ValueError: mutable default <class 'list'> for field x is not allowed: "
+        "use default_factory",
         "classvar factory": "TypeError: field x cannot have a default factory",
         "initvar factory": "TypeError: field x cannot have a default factory",
         "classvar kw_only": "TypeError: field x is a ClassVar but specifies kw_only",
@@ -311,8 +312,8 @@ def test_an_edited_class_is_never_served_the_old_one(tmp_path: Path) -> None:
     try:
         for body in versions:
             source.write_text(
-                "from __future__ import annotations\nfrom dataclasses import dataclass\nfrom typing import ClassVar\n"
-                "@dataclass(frozen=True)\nclass Edited:\n    " + body
+                "from __future__ import annotations\nfrom dataclasses import dataclass\n"
+                "from typing import ClassVar\n@dataclass(frozen=True)\nclass Edited:\n    " + body
             )
             described = []
             for kept in (True, False, True):
@@ -337,7 +338,8 @@ def test_an_edited_class_is_never_served_the_old_one(tmp_path: Path) -> None:
 
 
 def test_the_standard_functions_are_back_after_kept(tmp_path: Path) -> None:
-    before = {name: getattr(dataclasses, name) for name in ("_get_field", "_is_type", "_MODULE_IDENTIFIER_RE")}
+    names = ("_get_field", "_is_type", "_MODULE_IDENTIFIER_RE")
+    before = {name: getattr(dataclasses, name) for name in names}
     with dataclass_code.kept(str(tmp_path / "code.marshal")):
         inside = {name: getattr(dataclasses, name) for name in before}
     assert all(inside[name] is not before[name] for name in before)
