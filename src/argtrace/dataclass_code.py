@@ -7,15 +7,18 @@ time, the same texts on every run. Python keeps the bytecode of modules (``__pyc
 
 While :func:`kept` is active, the name ``exec`` in the ``dataclasses`` module (looked up in its globals
 before the builtins, in every release from 3.10 to 3.13: ``exec(txt, globals, ns)``) is :meth:`Store.exec`.
-It runs the code object compiled from exactly that source text on an earlier run, or compiles it as
-``exec`` would (no inherited ``__future__`` flags, the interpreter's optimisation level) and keeps it. The
-lookup is by the whole text, so a changed dataclass can only miss, never get another class's code: the
-classes are the same objects with the same methods as without the store (tests/test_dataclass_code.py
-compares them). Nothing else in the process changes, and the ``exec`` name is removed again on exit.
+It runs the code compiled from exactly that source text on an earlier run, or compiles it as ``exec``
+would (no inherited ``__future__`` flags, the interpreter's optimisation level) and keeps it; for a text
+that only defines ``__create_fn__`` (all of them) it keeps that function's code and makes the function
+itself (:func:`_defined_function`). The lookup is by the whole text, so a changed dataclass can only miss,
+never get another class's code. ``_is_type`` and ``_get_field`` are, meanwhile, the same steps with each
+annotation's names matched once (:func:`_classifying_once`). The classes are the same objects with the same
+methods and fields as without the store: tests/test_dataclass_code30.py builds every dataclass of argtrace
+both ways and compares them. The names are put back on exit.
 
 The store is one ``marshal`` file per command and interpreter build in the data cache
 (``cache_dirs.data_cache_dir``): each command loads only the methods of the modules it imports (a check's
-are 432, 0.5 MB), not every command's.
+are 522 texts, 0.6 MB), not every command's.
 Like ``__pycache__``, it holds code that will run, so it is read and written only through
 ``cache_dirs.open_private_dir``: a store in a directory others can write to, a symbolic link, a file that is
 not the user's own or that others can write to is ignored (and none is written there), as are a corrupt
@@ -34,10 +37,10 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import CodeType, ModuleType
+from types import CodeType, FunctionType, MemberDescriptorType, ModuleType
 from typing import Any
 
-FORMAT = 1
+FORMAT = 2  # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
@@ -62,6 +65,107 @@ class _MatchOnce:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.pattern, name)
+
+
+def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict[str, Any]:
+    """What stands for ``dataclasses._is_type`` and ``_get_field`` while the store is installed (3.10-3.13;
+    their texts are one and the same in 3.11-3.13, 3.10's ``_get_field`` tests a mutable default by its
+    class): the same fields and answers, with each annotation text's two names matched once.
+
+    ``_get_field`` makes a field's ``Field`` and asks ``_is_type`` twice whether its string annotation names
+    ``typing.ClassVar``, then ``dataclasses.InitVar`` (``_process_class`` asks a third time, for
+    ``KW_ONLY``); each call matched the text and looked its names up again: 13.8 M instructions of a check
+    for ~580 fields. Here the names are matched once per text and, for a name without a module (nearly all),
+    looked up once per field for both questions; what they are bound to is still looked up in the class's
+    module on every call, as there, and the predicates (``_is_classvar``, ``_is_initvar``) are the module's.
+    Functions (closures), not objects with ``__call__``: calling one is cheaper."""
+    matched: dict[str, tuple[str | None, str] | None] = {}
+    modules = sys.modules
+    field_class = dataclasses.Field
+    missing = dataclasses.MISSING
+    plain, classvar, initvar = dataclasses._FIELD, dataclasses._FIELD_CLASSVAR, dataclasses._FIELD_INITVAR
+    unhashable_test = sys.version_info >= (3, 11)  # 3.10: isinstance(default, (list, dict, set))
+
+    def names_of(annotation: str) -> tuple[str | None, str] | None:
+        try:
+            return matched[annotation]
+        except KeyError:
+            match = pattern.match(annotation)
+            names = matched[annotation] = (match.group(1), match.group(2)) if match else None
+            return names
+
+    def _is_type(annotation: str, cls: type, a_module: Any, a_type: Any, is_type_predicate: Any) -> bool:
+        names = names_of(annotation)
+        if names is None:
+            return False
+        module_name, name = names
+        ns = None
+        if not module_name:
+            # no module name: the class's module did "from dataclasses import InitVar" (an AttributeError for
+            # a class whose module is gone, as there)
+            ns = modules.get(cls.__module__).__dict__
+        else:
+            module = modules.get(cls.__module__)
+            if module and module.__dict__.get(module_name) is a_module:
+                ns = modules.get(a_type.__module__).__dict__
+        return bool(ns and is_type_predicate(ns.get(name), a_module))
+
+    def _get_field(cls: type, a_name: str, a_type: Any, default_kw_only: bool) -> Any:
+        default = getattr(cls, a_name, missing)
+        if isinstance(default, field_class):
+            f = default
+        else:
+            if isinstance(default, MemberDescriptorType):  # a field in __slots__: no default value
+                default = missing
+            # field(default=default), without its call: Field(default, default_factory, init, repr, hash,
+            # compare, metadata, kw_only) with field()'s other defaults (3.10-3.13)
+            f = field_class(default, missing, True, True, None, True, None, missing)
+        f.name = a_name
+        f.type = a_type
+        f._field_type = plain
+        typing = modules.get("typing")
+        this = modules["dataclasses"]
+        if isinstance(a_type, str):
+            names = names_of(a_type)
+            if names is not None and not names[0]:
+                # one name without a module: both questions look it up in the class's module
+                bound = modules.get(cls.__module__).__dict__
+                value = bound.get(names[1])
+                # both predicates are false for None (a name the module does not bind: str, int, list...)
+                if bound and value is not None:
+                    if typing and this._is_classvar(value, typing):
+                        f._field_type = classvar
+                    elif this._is_initvar(value, this):
+                        f._field_type = initvar
+            elif names is not None:
+                if typing and _is_type(a_type, cls, typing, typing.ClassVar, this._is_classvar):
+                    f._field_type = classvar
+                elif _is_type(a_type, cls, this, this.InitVar, this._is_initvar):
+                    f._field_type = initvar
+        else:
+            if typing and this._is_classvar(a_type, typing):
+                f._field_type = classvar
+            elif this._is_initvar(a_type, this):
+                f._field_type = initvar
+        kind = f._field_type
+        if kind is not plain and f.default_factory is not missing:
+            raise TypeError(f"field {f.name} cannot have a default factory")
+        if kind is plain or kind is initvar:
+            if f.kw_only is missing:
+                f.kw_only = default_kw_only
+        elif f.kw_only is not missing:
+            raise TypeError(f"field {f.name} is a ClassVar but specifies kw_only")
+        if kind is plain and (
+            f.default.__class__.__hash__ is None
+            if unhashable_test
+            else isinstance(f.default, (list, dict, set))
+        ):
+            raise ValueError(
+                f"mutable default {type(f.default)} for field {f.name} is not allowed: use default_factory"
+            )
+        return f
+
+    return {"_is_type": _is_type, "_get_field": _get_field}
 
 
 def _build() -> str:
@@ -93,10 +197,21 @@ class Store:
             return
         code = self.codes.get(source) or self.new.get(source)
         if code is None:
-            code = compile(source, "<string>", "exec", dont_inherit=True)
+            code = _defined_function(compile(source, "<string>", "exec", dont_inherit=True))
             self.new[source] = code
         self.used.add(source)
-        exec(code, globals, locals)
+        if (
+            code.co_name != "<module>"
+            and type(globals) is dict
+            and "__builtins__" in globals
+            and locals is not None
+        ):
+            # what the module code does: MAKE_FUNCTION (the code's name and qualified name, these globals, no
+            # defaults, closure or annotations), then STORE_NAME into the namespace; ``exec`` would add
+            # ``__builtins__`` to globals that lack it, so only globals that have it take this way
+            locals[code.co_name] = FunctionType(code, globals)
+            return
+        exec(_module_code(source, code), globals, locals)
 
     def save(self) -> None:
         """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
@@ -111,6 +226,39 @@ class Store:
         data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
         if data is not None:
             write_private_file(self.path, data)
+
+
+def _defined_function(module: CodeType) -> CodeType:
+    """The code of the one function ``module`` defines when all it does is define it (every text
+    ``dataclasses`` writes, 3.10-3.13: ``def __create_fn__(...):`` and its body, nothing at the top level
+    after it), else ``module`` itself.
+
+    Unmarshalling a code object costs ~7,000 instructions; a check's store held 522 texts, each a module code,
+    its ``__create_fn__`` and the method(s) inside: keeping the function's code drops a third of them, and
+    making the function directly skips running a module frame per method."""
+    inner = [c for c in module.co_consts if isinstance(c, CodeType)]
+    if (
+        len(inner) == 1
+        and module.co_names == (inner[0].co_name,)
+        and inner[0].co_name == getattr(inner[0], "co_qualname", "__create_fn__") == "__create_fn__"
+        and not inner[0].co_freevars
+        and module.co_consts[0] is inner[0]
+        # nothing at the top level but the definition, as the interpreter compiles one
+        and module.co_code == _plain_definition().co_code
+        and module.co_consts[1:] == _plain_definition().co_consts[1:]
+    ):
+        return inner[0]
+    return module
+
+
+@functools.lru_cache(maxsize=1)
+def _plain_definition() -> CodeType:
+    return compile("def __create_fn__(): pass", "<string>", "exec", dont_inherit=True)
+
+
+def _module_code(source: str, code: CodeType) -> CodeType:
+    """The module code to ``exec``: ``code`` itself when it is one, else compiled again from ``source``."""
+    return code if code.co_name == "<module>" else compile(source, "<string>", "exec", dont_inherit=True)
 
 
 def _read(path: str) -> dict[str, CodeType]:
@@ -182,6 +330,7 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
     Nested or concurrent uses share the outermost one's store; it is written when that one ends."""
     dataclasses = _import_dataclasses()
     identifier: Any = None
+    standard: dict[str, Any] = {}
     with _lock:
         outer = not _active
         if outer:
@@ -195,6 +344,10 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
                 identifier = getattr(dataclasses, "_MODULE_IDENTIFIER_RE", None)
                 if isinstance(identifier, re.Pattern):
                     dataclasses._MODULE_IDENTIFIER_RE = _MatchOnce(identifier)  # type: ignore[attr-defined]
+                    if (3, 10) <= sys.version_info[:2] <= (3, 13):
+                        replaced = _classifying_once(dataclasses, identifier)
+                        standard = {name: getattr(dataclasses, name) for name in replaced}
+                        vars(dataclasses).update(replaced)
     if not outer:
         yield _active[0] if _active else None
         return
@@ -206,4 +359,5 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
             del dataclasses.exec
             if isinstance(identifier, re.Pattern):
                 dataclasses._MODULE_IDENTIFIER_RE = identifier  # type: ignore[attr-defined]
+            vars(dataclasses).update(standard)
         store.save()
