@@ -165,7 +165,7 @@ def _packed_sites(framework: str, release: str) -> tuple[tuple[frozenset[str], b
             named = options_named(str(site.get("message") or ""), dests)
             if len(named) >= 2:
                 tests = [compile_test(str(c)) for c in site["conditions"]]
-                out.append((sorted(named), marshal.dumps((site, tests))))
+                out.append((sorted(named), marshal.dumps((dict(site), tests))))
         return out
 
     index_file = raise_dir / f"{framework}-{release}.json"

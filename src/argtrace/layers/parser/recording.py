@@ -155,7 +155,7 @@ class _Recorder(argparse.Action):
         self._type, self._exact = self._converter()
         self._converter = None
 
-    @property  # type: ignore[override]
+    @property
     def type(self) -> Any:
         if self._converter is not None:
             self._made()
