@@ -66,16 +66,17 @@ def load_expanded(path: Path, schema_dir: Path, keys: tuple[str, ...] = SHARED_K
     shared = shared_path(schema_dir, framework)
     sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
 
-    def build() -> dict[str, Any]:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError(f"{path.name}: not a JSON object")
-        return expand(data, schema_dir, keys)
-
-    value = cached(f"{schema_dir.name}-{path.stem}", sources, build)
+    value = cached(f"{schema_dir.name}-{path.stem}", sources, lambda: _expanded_file(path, schema_dir, keys))
     if not isinstance(value, dict):  # what build() returns; anything else was not built here
         raise ValueError(f"{path.name}: not a JSON object")
     return value
+
+
+def _expanded_file(path: Path, schema_dir: Path, keys: tuple[str, ...]) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: not a JSON object")
+    return expand(data, schema_dir, keys)
 
 
 def records_by_name(items: Iterable[Any]) -> dict[str, list[Any]]:
@@ -148,10 +149,7 @@ def load_schema_data(path: Path, schema_dir: Path) -> Mapping[str, Any]:
     sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
 
     def build() -> dict[str, Any]:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError(f"{path.name}: not a JSON object")
-        data = expand(data, schema_dir)
+        data = _expanded_file(path, schema_dir, SHARED_KEYS)
         env = data.get("env_vars")
         if not isinstance(env, list):
             return {"plain": data}
