@@ -322,6 +322,11 @@ NOT_FOR_A_PLAIN_SCRIPT = (
     "argtrace.layers.shell.makefile",
     "argtrace.layers.shell.markdown",
     "argtrace.frameworks.sglang_router",
+    # late layers that return at once without what check.late_layers tests before importing them: a
+    # HiCache size, a docker run's unset /dev/shm, SGLang's NGRAM speculative algorithm (start30)
+    "argtrace.layers.hicache_host",
+    "argtrace.layers.container_shm",
+    "argtrace.layers.ngram_trie",
 )
 
 

@@ -765,15 +765,21 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.device_raises import device_raises  # RS036: the checks refuse a flag on the GPU
 
     results.append(device_raises(report, options.gpu))
-    from argtrace.layers.hicache_host import hicache_host  # MM014: a fixed HiCache host pool per rank
+    # the next three return at once without what each test here asks for (first thing in each): their
+    # modules are imported only for a launch that has it (start-up, issue 18)
+    if report.framework.name == "sglang" and report.setting("hicache_size") is not None:
+        from argtrace.layers.hicache_host import hicache_host  # MM014: a fixed HiCache host pool per rank
 
-    results.append(hicache_host(report))
-    from argtrace.layers.container_shm import container_shm  # MM015: docker run's 64 MiB /dev/shm
+        results.append(hicache_host(report))
+    if report.servers and report.servers[0].container_shm == "":
+        from argtrace.layers.container_shm import container_shm  # MM015: docker run's 64 MiB /dev/shm
 
-    results.append(container_shm(report))
-    from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
+        results.append(container_shm(report))
+    algorithm = report.setting("speculative_algorithm") if report.framework.name == "sglang" else None
+    if algorithm is not None and str(algorithm.effective).upper() == "NGRAM":
+        from argtrace.layers.ngram_trie import ngram_trie  # RS066: an NGRAM trie no larger than its depth
 
-    results.append(ngram_trie(report))
+        results.append(ngram_trie(report))
     from argtrace.layers.rank_placement import rank_placement, router_replicas_over_nodes
 
     results.append(rank_placement(report))  # RS071: ranks no node of --nnodes starts

@@ -16,6 +16,7 @@ from __future__ import annotations
 import bisect
 import functools
 import json
+import marshal
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -49,10 +50,14 @@ class ReleaseIndex:
     # the value converters' labels (``scripts/gen_release_index.converter``), and per option string that
     # takes a value somewhere, runs of (label position, how many releases) over the releases knowing it
     converter_names: tuple[str, ...] = ()
-    converters: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
-    # the choice lists argparse checks a typed word against, and per option string runs of (list position,
-    # how many releases; -1 none) over the releases knowing it (``scripts/gen_release_index._word_choices``)
-    choice_sets: tuple[frozenset[str], ...] = ()
+    # ``converters`` as ``marshal`` data, unpacked when first read (``converters_of``; most checks never
+    # ask, and unpacking it was a tenth of the index's load, issue 18)
+    packed_converters: bytes = marshal.dumps({})
+    # the choice lists argparse checks a typed word against (each a ``frozenset`` as ``marshal`` data,
+    # unpacked when a flag's runs name it: a check's few flags name a few of ~280), and per option string
+    # runs of (list position, how many releases; -1 none) over the releases knowing it
+    # (``scripts/gen_release_index._word_choices``)
+    packed_choice_sets: tuple[bytes, ...] = ()
     choices: Mapping[str, tuple[tuple[int, int], ...]] = field(default_factory=dict)
     # option string -> the releases (by position) whose action refuses it outright although they register it
     # (a probe saw it raise, or it errors with a message: ``scripts/gen_release_index.py``)
@@ -68,6 +73,24 @@ class ReleaseIndex:
         if known is None:
             known = self._knowing_flag[flag] = self._releases_knowing(flag)
         return known
+
+    @functools.cached_property
+    def converters(self) -> Mapping[str, tuple[tuple[int, int], ...]]:
+        """Per option string that takes a value somewhere, runs of (converter label position, how many
+        releases) over the releases knowing it."""
+        converters: Mapping[str, tuple[tuple[int, int], ...]] = marshal.loads(self.packed_converters)
+        return converters
+
+    def choice_set(self, label: int) -> frozenset[str]:
+        """The choice list at position ``label`` (unpacked once)."""
+        known = self._choice_sets.get(label)
+        if known is None:
+            known = self._choice_sets[label] = marshal.loads(self.packed_choice_sets[label])
+        return known
+
+    @functools.cached_property
+    def _choice_sets(self) -> dict[int, frozenset[str]]:  # a cache in the instance's __dict__
+        return {}
 
     @functools.cached_property
     def _knowing_flag(self) -> dict[str, tuple[str, ...]]:  # a cache in the instance's __dict__
@@ -128,7 +151,7 @@ class ReleaseIndex:
         out: list[str] = []
         at = 0
         for label, count in self.choices.get(option_string, ()):
-            if label >= 0 and value not in self.choice_sets[label]:
+            if label >= 0 and value not in self.choice_set(label):
                 out.extend(self.releases[i] for i in known[at : at + count])
             at += count
         return tuple(out)
@@ -228,10 +251,10 @@ def release_index(framework: str) -> ReleaseIndex:
             "no_value": {k: tuple(v) for k, v in entry["no_value"].items()},
             "same_everywhere": frozenset(entry["same_everywhere"]),
             "converter_names": tuple(entry["converter_names"]),
-            "converters": {
-                k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()
-            },
-            "choice_sets": tuple(frozenset(c) for c in entry.get("choice_sets", ())),
+            "packed_converters": marshal.dumps(
+                {k: tuple((label, count) for label, count in v) for k, v in entry["converters"].items()}
+            ),
+            "packed_choice_sets": tuple(marshal.dumps(frozenset(c)) for c in entry.get("choice_sets", ())),
             "choices": {
                 k: tuple((label, count) for label, count in v) for k, v in entry.get("choices", {}).items()
             },

@@ -331,16 +331,13 @@ class Schema:
         )
 
     @functools.cached_property
-    def _env_records(self) -> dict[str, list[Any]]:
+    def _env_records(self) -> Mapping[str, list[Any]]:
         """Each variable's records in the file (a name, or a mapping), by name in file order: a check asks
-        for a few of a release's ~800 variables, whose specs are made when asked for (issue 18)."""
-        out: dict[str, list[Any]] = {}
-        for item in self.data.get("env_vars") or ():
-            if isinstance(item, str):
-                out.setdefault(item, []).append(item)
-            elif isinstance(item, Mapping) and item.get("name"):
-                out.setdefault(str(item["name"]), []).append(item)
-        return out
+        for a few of a release's ~800 variables, whose specs are made when asked for, and a bundled
+        release's records are unpacked by name (``schema_store.PackedSchema``, issue 18)."""
+        if isinstance(self.data, schema_store.PackedSchema):
+            return self.data.env_records
+        return schema_store.records_by_name(self.data.get("env_vars") or ())
 
     @functools.cached_property
     def env_var_names(self) -> frozenset[str]:
@@ -496,7 +493,7 @@ def load_schema(framework: str, version: str) -> Schema:
         raise SchemaError(f"no bundled schema for {framework} {version}")
     try:
         # shared storage (frameworks/schema_store.py): this release's file plus its framework's shared part
-        data = schema_store.load_expanded(path, SCHEMA_DIR)
+        data = schema_store.load_schema_data(path, SCHEMA_DIR)
     except (OSError, ValueError, KeyError, IndexError) as exc:
         raise SchemaError(f"cannot read schema {path.name}: {exc}") from exc
     return Schema(

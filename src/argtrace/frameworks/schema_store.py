@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import functools
 import json
-from collections.abc import Callable, Iterable, Mapping
+import marshal
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -65,16 +66,102 @@ def load_expanded(path: Path, schema_dir: Path, keys: tuple[str, ...] = SHARED_K
     shared = shared_path(schema_dir, framework)
     sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
 
-    def build() -> dict[str, Any]:
-        data = json.loads(path.read_text(encoding="utf-8"))
-        if not isinstance(data, dict):
-            raise ValueError(f"{path.name}: not a JSON object")
-        return expand(data, schema_dir, keys)
-
-    value = cached(f"{schema_dir.name}-{path.stem}", sources, build)
+    value = cached(f"{schema_dir.name}-{path.stem}", sources, lambda: _expanded_file(path, schema_dir, keys))
     if not isinstance(value, dict):  # what build() returns; anything else was not built here
         raise ValueError(f"{path.name}: not a JSON object")
     return value
+
+
+def _expanded_file(path: Path, schema_dir: Path, keys: tuple[str, ...]) -> dict[str, Any]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    if not isinstance(data, dict):
+        raise ValueError(f"{path.name}: not a JSON object")
+    return expand(data, schema_dir, keys)
+
+
+def records_by_name(items: Iterable[Any]) -> dict[str, list[Any]]:
+    """A schema's ``env_vars`` records (a name, or a mapping with one) by variable name, in file order."""
+    out: dict[str, list[Any]] = {}
+    for item in items:
+        if isinstance(item, str):
+            out.setdefault(item, []).append(item)
+        elif isinstance(item, Mapping) and item.get("name"):
+            out.setdefault(str(item["name"]), []).append(item)
+    return out
+
+
+class _Unpacked(Mapping[str, Any]):
+    """A mapping of ``marshal`` data, each value unpacked when first read."""
+
+    def __init__(self, packed: Mapping[str, bytes]) -> None:
+        self._packed = packed
+        self._values: dict[str, Any] = {}
+
+    def __getitem__(self, key: str) -> Any:
+        value = self._values.get(key)
+        if value is None:
+            value = self._values[key] = marshal.loads(self._packed[key])
+        return value
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._packed
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._packed)
+
+    def __len__(self) -> int:
+        return len(self._packed)
+
+
+class PackedSchema(Mapping[str, Any]):
+    """A release's schema dict (what :func:`load_expanded` gives) whose ``env_vars`` stay ``marshal`` data
+    until read: the whole list for ``["env_vars"]``, each variable's records for :attr:`env_records`. A check
+    asks for a few of a release's ~800 variables, and unpacking them all was a third of the schema's load
+    (issue 18)."""
+
+    def __init__(self, plain: dict[str, Any], env: bytes, by_name: Mapping[str, bytes]) -> None:
+        self._plain = plain  # "env_vars" holds None (its place in the key order) until it is read
+        self._env = env
+        self.env_records: Mapping[str, list[Any]] = _Unpacked(by_name)  # == records_by_name(["env_vars"])
+
+    def __getitem__(self, key: str) -> Any:
+        if key == "env_vars" and self._plain.get(key) is None and key in self._plain:
+            self._plain[key] = marshal.loads(self._env)
+        return self._plain[key]
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._plain
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._plain)
+
+    def __len__(self) -> int:
+        return len(self._plain)
+
+
+def load_schema_data(path: Path, schema_dir: Path) -> Mapping[str, Any]:
+    """:func:`load_expanded` of a release's schema, as a :class:`PackedSchema` when it lists its variables
+    (the data cache keeps it so, keyed as :func:`load_expanded`'s copy is)."""
+    from argtrace.resolver.data_cache import cached
+
+    framework = path.name.rpartition("-")[0]
+    shared = shared_path(schema_dir, framework)
+    sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
+
+    def build() -> dict[str, Any]:
+        data = _expanded_file(path, schema_dir, SHARED_KEYS)
+        env = data.get("env_vars")
+        if not isinstance(env, list):
+            return {"plain": data}
+        by_name = {name: marshal.dumps(records) for name, records in records_by_name(env).items()}
+        return {"plain": {**data, "env_vars": None}, "env": marshal.dumps(env), "by_name": by_name}
+
+    value = cached(f"{schema_dir.name}-{path.stem}-packed", sources, build)
+    if not isinstance(value, dict) or not isinstance(value.get("plain"), dict):
+        raise ValueError(f"{path.name}: not a JSON object")  # what build() returns; anything else is not
+    if "env" not in value:
+        return value["plain"]
+    return PackedSchema(value["plain"], value["env"], value["by_name"])
 
 
 def _entry(pool: list[Any], item: Any) -> Any:

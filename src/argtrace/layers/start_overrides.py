@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import functools
 import json
+import marshal
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -59,15 +60,19 @@ def start_overrides(report: Report) -> LayerResult:
     values = _given(report)
     if len(values) < 2:
         return result
-    sites = [s for s in _sites() if release in s["at"] and set(s["named"]) <= values.keys()]
+    sites = [
+        marshal.loads(packed)
+        for at, named, packed in _packed_sites()
+        if release in at and all(n in values for n in named)
+    ]
     if not sites:
         return result
     groups = _options("sglang", release)
     seen: set[str] = set()
-    for site in sites:
+    for site, tests in sites:
         if site["message"] in seen:
             continue
-        holds = refuses(site, "sglang", values, groups, _tests(site))
+        holds = refuses(site, "sglang", values, groups, tuple(tests))
         if holds is None or not holds[0] or set(holds[1]) != set(site["named"]):
             continue
         seen.add(site["message"])
@@ -81,26 +86,30 @@ def _sites() -> tuple[Mapping[str, Any], ...]:
     return tuple(json.loads(path.read_text(encoding="utf-8")).get("sites") or ())
 
 
-def _tests(site: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The site's conditions compiled (``start_raises.compile_test``), from the copy kept between runs."""
-    compiled = _compiled_tests()
-    return tuple(compiled[str(c)] for c in site.get("conditions") or ())
-
-
 @functools.lru_cache(maxsize=1)
-def _compiled_tests() -> dict[str, Any]:
-    """Every site's conditions compiled, kept between runs (start_raises.Test: the ``_ast`` node classes a
-    parse needs cost 9 M instructions in each process, issue 18); the data file and the compiler decide."""
+def _packed_sites() -> tuple[tuple[tuple[str, ...], tuple[str, ...], bytes], ...]:
+    """Each site as (the releases it is in, the settings it names, ``marshal`` data of the site with its
+    conditions compiled), kept between runs: parsing the 114 KB data file was ~2 ms of each SGLang check,
+    compiling the conditions needs the ``_ast`` node classes (9 M instructions), and a check unpacks only
+    the few sites of its release whose settings it all gives (issue 18). The data file, the compiler
+    (``start_raises.compile_test``) and this module decide the copy."""
     from argtrace.layers import start_raises
     from argtrace.resolver.data_cache import cached
 
-    def build() -> dict[str, Any]:
-        return {
-            str(c): start_raises.compile_test(str(c)) for s in _sites() for c in s.get("conditions") or ()
-        }
+    def build() -> list[tuple[list[str], list[str], bytes]]:
+        out = []
+        for site in _sites():
+            tests = [start_raises.compile_test(str(c)) for c in site.get("conditions") or ()]
+            out.append((list(site["at"]), list(site["named"]), marshal.dumps((dict(site), tests))))
+        return out
 
-    sources = [package_file("frameworks/data/sglang_overrides.json"), Path(start_raises.__file__)]
-    return dict(cached("sglang-override-tests", sources, build))
+    sources = [
+        package_file("frameworks/data/sglang_overrides.json"),
+        Path(start_raises.__file__),
+        Path(__file__),
+    ]
+    kept = cached("sglang-override-sites", sources, build)
+    return tuple((tuple(at), tuple(named), packed) for at, named, packed in kept)
 
 
 # where a warning gives its reason (`Cuda graph is disabled because deepep_mode=`normal``)

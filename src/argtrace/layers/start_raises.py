@@ -30,6 +30,7 @@ MTP's, LoRA's, a model family's), is left to the resolver.
 from __future__ import annotations
 
 import functools
+import marshal
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
@@ -69,9 +70,10 @@ def start_raises(report: Report) -> LayerResult:
         return result
     groups = _options(framework, release)
     seen: set[str] = set()
-    for site, named, tests in _combination_sites(framework, release):
+    for named, packed in _packed_sites(framework, release):
         if not named <= values.keys():
             continue
+        site, tests = _unpacked(packed)
         holds = refuses(site, framework, values, groups, tests)
         if holds is None or not holds[0] or not _combination(set(named), set(holds[1])):
             continue
@@ -127,6 +129,22 @@ def _combination_sites(
     """The release's sites whose message names two or more of its options, with those options and the
     site's tests compiled (:func:`compile_test`): the only ones a launch can refuse here, found once per
     release (fix verification re-checks the same release)."""
+    out = []
+    for named, packed in _packed_sites(framework, release):
+        site, tests = _unpacked(packed)
+        out.append((site, named, tests))
+    return tuple(out)
+
+
+def _unpacked(packed: bytes) -> tuple[Mapping[str, Any], tuple[Test, ...]]:
+    site, tests = marshal.loads(packed)
+    return site, tuple(tests)
+
+
+@functools.lru_cache(maxsize=4)
+def _packed_sites(framework: str, release: str) -> tuple[tuple[frozenset[str], bytes], ...]:
+    """:func:`_combination_sites` with each site and its tests kept as ``marshal`` data: a check unpacks
+    only the sites whose named options the launch all gives (a few of ~60, issue 18)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
     from argtrace.package_data import package_file
     from argtrace.resolver.data_cache import cached
@@ -135,7 +153,7 @@ def _combination_sites(
     # the kept copy is missing or stale and the index file is read
     raise_dir = package_file("frameworks/data/raise_sites")
 
-    def build() -> list[tuple[Any, list[str], list[Test]]]:
+    def build() -> list[tuple[list[str], bytes]]:
         from argtrace.resolver.raise_index import load_index
 
         index = load_index(framework, release) or {}
@@ -146,7 +164,8 @@ def _combination_sites(
                 continue
             named = options_named(str(site.get("message") or ""), dests)
             if len(named) >= 2:
-                out.append((site, sorted(named), [compile_test(str(c)) for c in site["conditions"]]))
+                tests = [compile_test(str(c)) for c in site["conditions"]]
+                out.append((sorted(named), marshal.dumps((dict(site), tests))))
         return out
 
     index_file = raise_dir / f"{framework}-{release}.json"
@@ -165,7 +184,7 @@ def _combination_sites(
         shared = [d / f"{framework}-shared.json" for d in (raise_dir, schema_file.parent)]
         sources = [Path(__file__), index_file, schema_file, *(p for p in shared if p.is_file())]
         sites = cached(f"combinations-{framework}-{release}", sources, build)
-    return tuple((site, frozenset(named), tuple(tests)) for site, named, tests in sites)
+    return tuple((frozenset(named), packed) for named, packed in sites)
 
 
 def refuses(

@@ -63,7 +63,14 @@ class BuiltParser:
     not reproduced (their values stay strings)."""
 
     parser: _Parser
-    unknown_converters: frozenset[str]  # dests whose converter is not reproduced (value kept as a string)
+    unknown: frozenset[str]  # the positionals' dests whose converter is not reproduced (made at once)
+
+    @property
+    def unknown_converters(self) -> frozenset[str]:
+        """Dests whose converter is not reproduced (value kept as a string): every option's converter is
+        made here, as a parse makes those of the options it meets."""
+        options = {a.dest for a in self.parser._actions if isinstance(a, _Recorder) and not a.exact}
+        return self.unknown | options
 
 
 def option_converter(spec: OptionSpec, schema: Schema) -> tuple[Any, bool, str | None]:
@@ -103,16 +110,12 @@ def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
         if kind in ("help", "version"):
             parser.add_argument(*strings, action=_HelpExit, spec=spec, dest=spec.dest)
             continue
-        conv, known, _ = option_converter(spec, schema)
-        if not known:
-            unknown.add(spec.dest)
         kwargs: dict[str, Any] = {
             "action": _Recorder,
             "spec": spec,
             "kind": kind,
             "real_choices": list(spec.choices) if spec.choices is not None else None,
             "negatives": _negatives(spec, strings) if kind == "BooleanOptionalAction" else frozenset(),
-            "exact": known,
             "default": _ReprDefault(spec.default) if spec.default_is_repr else spec.default_value,
         }
         if kind in ("store", "append", "extend", "lora", "store_fixed"):
@@ -124,20 +127,33 @@ def build_parser(schema: Schema, without: tuple[str, ...] = ()) -> BuiltParser:
         else:
             kwargs["nargs"] = 0 if spec.nargs in (None, 0) else spec.nargs
             kwargs["const"] = _const_for(spec, kind)
-        dataclass = schema.config_dataclass(spec.dest)
-        if conv is not None and dataclass is not None:
-            conv = _checked_fields(conv, dataclass)
-        if kwargs.get("nargs") != 0:
-            kwargs["type"] = _lenient(conv, spec)
-            if spec.choices is not None:
-                kwargs["choices"] = _AnyChoices(spec.choices)
+        takes_values = kwargs.get("nargs") != 0
+        if takes_values and spec.choices is not None:
+            kwargs["choices"] = _AnyChoices(spec.choices)
         if kwargs.get("nargs") is None:
             kwargs.pop("nargs")
         if spec.option_strings:
             # What add_argument does, minus its per-call help-formatter check (a third of the build time).
             kwargs.pop("action")
+            kwargs["converter"] = functools.partial(_converter, spec, schema, takes_values)
             parser._add_action(_Recorder(strings, spec.dest, **kwargs))
         else:
+            conv, known = _converter(spec, schema, takes_values)
+            if not known:
+                unknown.add(spec.dest)
+            kwargs["exact"] = known
+            if takes_values:
+                kwargs["type"] = conv
             kwargs.pop("const", None) if kwargs.get("nargs") != "?" else None
             parser.add_argument(spec.dest, **kwargs)
     return BuiltParser(parser, frozenset(unknown))
+
+
+def _converter(spec: OptionSpec, schema: Schema, takes_values: bool) -> tuple[Any, bool]:
+    """(the ``type=`` argparse gets for the option, None when it takes no value; whether the converter is
+    the framework's own)."""
+    conv, known, _ = option_converter(spec, schema)
+    dataclass = schema.config_dataclass(spec.dest)
+    if conv is not None and dataclass is not None:
+        conv = _checked_fields(conv, dataclass)
+    return (_lenient(conv, spec) if takes_values else None), known

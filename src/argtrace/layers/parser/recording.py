@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,14 +137,40 @@ class _Recorder(argparse.Action):
         real_choices: Sequence[Any] | None,
         negatives: frozenset[str] = frozenset(),
         exact: bool = True,
+        converter: Callable[[], tuple[Any, bool]] | None = None,
         **kwargs: Any,
     ):
         super().__init__(option_strings, dest, **kwargs)
-        self.exact = exact
+        self._exact = exact
+        # (type, exact) made when first read: a check reads the converters of the few options its argv
+        # names (and of those whose default is a string, which argparse converts), of ~500 (issue 18)
+        self._converter = converter
         self.spec = spec
         self.kind = kind
         self.real_choices = real_choices
         self.negatives = negatives
+
+    def _made(self) -> None:
+        assert self._converter is not None
+        self._type, self._exact = self._converter()
+        self._converter = None
+
+    @property
+    def type(self) -> Any:
+        if self._converter is not None:
+            self._made()
+        return self._type
+
+    @type.setter
+    def type(self, value: Any) -> None:  # argparse.Action.__init__ sets it
+        self._type = value
+
+    @property
+    def exact(self) -> bool:
+        """Whether the value converter is the framework's own (else a choice refusal is only probable)."""
+        if self._converter is not None:
+            self._made()
+        return self._exact
 
     def __call__(
         self,
