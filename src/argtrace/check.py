@@ -426,6 +426,34 @@ def _with_hub_config(report: Report, server: ServerCommand, options: CheckOption
 
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:
     """The report's findings with what they rest on: assumptions of this run marked, errors capped."""
+    return _engine_call_choices(report, _settled_findings(report, options))
+
+
+def _engine_call_choices(report: Report, findings: list[Finding]) -> list[Finding]:
+    """A refused choice (PA009) of a Python call of vLLM's engine (``LLM(device="cuda:7")``) is a note:
+    argparse's choices are the serve command's, and the call hands the keyword to EngineArgs as given, so
+    whether the release takes it is its config classes' (0.8.1's DeviceConfig took ``cuda:7``, vllm#15783;
+    tests/test_real_cases_mem30.py)."""
+    refused = any(f.code == "PA009" and f.severity != "info" for f in findings)
+    if not refused or report.framework.name != "vllm":
+        return findings
+    from argtrace.layers.parser_names import engine_call
+
+    if not engine_call(report):
+        return findings
+    note = (
+        "; but the launch is a Python call of the engine, which runs no argparse: the value reaches "
+        "EngineArgs as given, and whether this release takes it is for its config classes"
+    )
+    return [
+        replace(f, severity="info", message=f.message + note)
+        if f.code == "PA009" and f.severity != "info"
+        else f
+        for f in findings
+    ]
+
+
+def _settled_findings(report: Report, options: CheckOptions) -> list[Finding]:
     from argtrace.verdicts import VALUE_OF, gpu_assumption, release_assumption, settle
 
     release = None

@@ -33,7 +33,7 @@ def _effective(report: Report, name: str) -> Any:
     return setting.effective if setting is not None else None
 
 
-def _engine_call(report: Report) -> bool:
+def engine_call(report: Report) -> bool:
     """The server is a Python call of vLLM's engine (``LLM(...)``, ``EngineArgs(...)``), written as the flags
     it amounts to (layers/transport/python_launch.py): no serve command validates its parser names."""
     server = report.servers[0] if report.servers else None
@@ -84,7 +84,7 @@ def parsers_not_registered(report: Report) -> list[Finding]:
     from argtrace.rules import start_values as rules
 
     version, read = _release(report)
-    if version is None or read is None or _engine_call(report):
+    if version is None or read is None or engine_call(report):
         return []
     refused = {k: r for k in SETTINGS if (r := _refused(report, k, read)) is not None}
     if not refused:
