@@ -781,6 +781,9 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.rerank_template import rerank_template  # RS077: a Qwen3-VL reranker, no template
 
     results.append(rerank_template(report))
+    from argtrace.layers.eplb_draft_capture import eplb_draft_capture  # RS078: metrics in the capture
+
+    results.append(eplb_draft_capture(report))
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))

@@ -768,6 +768,43 @@ RS077 = Rule(
 )
 
 
+RS078 = Rule(
+    code="RS078",
+    layer="resolution",
+    severity="warning",
+    title="Expert-distribution metrics with a multi-step EAGLE draft fail the draft CUDA-graph capture",
+    basis="assumed",
+    rationale=(
+        "With --enable-expert-distribution-metrics every ModelRunner.forward ends with the expert recorder's "
+        "pass boundary, which is not capture-aware, and with the metrics on rank 0 reads the counts back to "
+        "the host (_on_forward_pass_end and _append_utilization_rate's .item(), "
+        "srt/eplb/expert_distribution.py:200 and :767 in 0.5.17, :195 and :723 in 0.5.10.post1). EAGLE's "
+        "draft_forward runs a ModelRunner.forward for each draft step but the last inside the draft model's "
+        "CUDA-graph capture (srt/speculative/eagle_worker_v2.py:651 in 0.5.17, eagle_worker.py:680 in "
+        '0.5.10.post1), so with --speculative-num-steps 2 or more the capture fails ("operation not '
+        'permitted when stream is capturing", "Capture cuda graph failed") and the server crash-loops at '
+        "start-up; one step runs no forward there (sglang#32105 on 0.5.15.post1, fix proposed in sglang "
+        "PR#32106)."
+    ),
+    fix="drop --enable-expert-distribution-metrics, use --speculative-num-steps 1, or --disable-cuda-graph",
+    example=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 "
+        "--speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 4 --enable-expert-distribution-metrics",
+        "0.5.15.post1",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 "
+        "--speculative-algorithm EAGLE --speculative-num-steps 1 --speculative-eagle-topk 1 "
+        "--speculative-num-draft-tokens 2 --enable-expert-distribution-metrics",
+        "0.5.15.post1",
+    ),
+    exceptions="A warning: the metrics count a MoE model's experts, which the flag implies but the launch "
+    "does not show. Only when the launch writes --speculative-num-steps (2 or more) with EAGLE, EAGLE3, "
+    "NEXTN or STANDALONE and does not disable CUDA graphs, for 0.5.10.post1-0.5.17 (the two wheels read and "
+    "the releases between them; 0.4.6.post5's draft loop called the bare model, without the boundary).",
+)
+
 RS079 = Rule(
     code="RS079",
     layer="resolution",

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/9481 (2025-08-24, open), seen 2026-12-05: a correct launch: a maintainer's EAGLE setup on 0.5.0rc2 that "works for me" (MiMo-7B-RL with its MTP layer, fa3); as posted.
+python3 -m sglang.launch_server --model-path XiaomiMiMo/MiMo-7B-RL --enable-memory-saver --trust-remote-code --skip-server-warmup --speculative-algorithm EAGLE --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4  --mem-fraction 0.5 --attention-backend fa3

@@ -1,0 +1,3 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/12977 (2025-11-10, closed), seen 2026-12-05: workers started with --served-model-name deepseek behind sgl-router; the router's /v1/models lists "/models/DeepSeek-V3-0324" (the model path) instead of the served name, because the router's worker registration reads a model_id that /get_server_info does not return. The report gives the worker flag and the answer; the worker and router commands around them are stand-ins.
+python3 -m sglang.launch_server --model-path /models/DeepSeek-V3-0324 --served-model-name deepseek --tp 8 --trust-remote-code --host 0.0.0.0 --port 30000 &
+python3 -m sglang_router.launch_router --worker-urls http://127.0.0.1:30000 --host 0.0.0.0 --port 8000

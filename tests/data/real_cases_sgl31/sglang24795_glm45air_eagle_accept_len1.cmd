@@ -1,0 +1,25 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/24795 (2026-05-09, closed), seen 2026-12-05: after upgrading to 0.5.10, GLM-4.5-Air-FP8 served with --speculative-algorithm EAGLE (its built-in MTP layer, no draft path) logs an accept length stuck at 1. The command as posted, cut where the report cuts it; "path", "port" and "model_name" are the report's own placeholders.
+python -m sglang.launch_server \
+  --model-path path \
+  --host 0.0.0.0 \
+  --port 30000 \
+  --served-model-name model_name \
+  --trust-remote-code \
+  --tp-size 8 \
+  --mem-fraction-static 0.7 \
+  --context-length 24000 \
+  --max-running-requests 512 \
+  --chunked-prefill-size 12000 \
+  --max-prefill-tokens 32768 \
+  --cuda-graph-max-bs 64 \
+  --speculative-algorithm EAGLE \
+  --speculative-num-steps 3 \
+  --speculative-eagle-topk 1 \
+  --speculative-num-draft-tokens 4 \
+  --tool-call-parser glm45 \
+  --reasoning-parser glm45 \
+  --watchdog-timeout 20000 \
+  --decode-log-interval 10 \
+  --show-time-cost \
+  --enable-metrics \
+  --log-level info
