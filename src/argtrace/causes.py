@@ -144,6 +144,8 @@ RESTATES: Mapping[str, frozenset[str]] = {
     # the shell's "argument N is not known statically" at the very word whose value the parser's PA013
     # names by its flag ("the value of --host comes from $ip"): one unknown value, said once
     "SH018": frozenset({"PA013"}),
+    # shellcheck's "expressions don't expand in single quotes" at the word whose flag PA060 names
+    "SC2016": frozenset({"PA060"}),
 }
 # Codes whose finding says the shell split a command, and what each splits (see ``_split_lines``).
 BROKEN_COMMAND = ("SH002", "SH003", "SH004")

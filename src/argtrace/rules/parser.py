@@ -584,3 +584,30 @@ PA_DRAFT_TP_LOST = Rule(
     "load_draft_model), or for a launch that sets Ascend variables (ASCEND_*, HCCL_*): vllm-ascend's own "
     "EAGLE proposer honours the key since vllm-ascend PR#5519.",
 )
+
+PA_LITERAL_VARIABLE = Rule(
+    code="PA060",
+    layer="parser",
+    severity="warning",
+    title="A shell variable that reaches the server as text",
+    rationale="A flag's value that holds `$NAME` inside single quotes (a JSON object for "
+    "--kv-transfer-config, --speculative-config...) keeps the `$` as written, and so does an exec-form "
+    "argument list or a YAML list item: the shell never expands it, and neither framework expands "
+    "environment variables in its flags' values afterwards (no os.path.expandvars in vllm 0.33.0's or "
+    "sglang 0.5.23's code). The server gets the variable's name where the launch meant its value "
+    '(kthena PR#937: "engine_id": "$MOONCAKE_ENGINE_ID").',
+    fix="end the single quotes before the variable and start them again after it, writing it in double "
+    "quotes ('...'\"$NAME\"'...')",
+    example=_c(
+        "ENGINE_ID=decode-0 vllm serve /m --kv-transfer-config "
+        '\'{{"kv_connector": "NixlConnector", "kv_role": "kv_both", "engine_id": "$ENGINE_ID"}}\'',
+        _VL,
+    ),
+    correct=_c(
+        "ENGINE_ID=decode-0 vllm serve /m --kv-transfer-config "
+        '\'{{"kv_connector": "NixlConnector", "kv_role": "kv_both", "engine_id": "\'"$ENGINE_ID"\'"}}\'',
+        _VL,
+    ),
+    exceptions="Only when the launch's environment sets the variable (a `$` in a regex, a template or a "
+    "secret is left alone), and not for a credential's flag.",
+)

@@ -10,6 +10,7 @@ from argtrace.layers.parser.errors import hard_errors, required, unknown_words
 from argtrace.layers.parser.flags import duplicates, flag_findings
 from argtrace.layers.parser.json_values import dotted_overrides
 from argtrace.layers.parser.leftovers import extras
+from argtrace.layers.parser.literal_vars import literal_variables
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import record_setting
 
@@ -21,6 +22,7 @@ def analyse(ctx: ParseContext) -> None:
     unknown_words(ctx)
     required(ctx)
     dotted_overrides(ctx)
+    literal_variables(ctx)
     if ctx.outcome.help_exit:
         ev = next((e for e in ctx.outcome.events if e.spec.action in ("help", "version")), None)
         if ev is not None:

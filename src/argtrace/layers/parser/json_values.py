@@ -94,6 +94,9 @@ def json_string(ctx: ParseContext, spec: OptionSpec, ev: Event, at: str | None) 
             else f"{ev.option} {_show(ev.option, text)!r} is not valid JSON ({exc}",
             at=at,
             setting=spec.dest,
+            # what the value shows (quotes that reached the parser, a Python literal...) decides the repair;
+            # the rule's own fix (single quotes for the shell) holds otherwise (gpustack#2822)
+            fix=json_value_fix(text),
         )
         # The message above is completed here so that both branches read the same.
         last = ctx.result.findings[-1]

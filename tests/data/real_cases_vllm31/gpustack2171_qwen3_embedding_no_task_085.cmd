@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/gpustack/gpustack/issues/2171 (2025-06-06: Qwen3-Embedding-0.6B deployed with vLLM, the playground answers "The model does not support Embeddings API"; the maintainer's reply: Qwen3 embedding needs vLLM 0.8.5 and --task=embed, vLLM defaults the model to 'generate'); the model path is the Hub name, the host and port stand-ins
+vllm serve Qwen/Qwen3-Embedding-0.6B --host 0.0.0.0 --port 40053 --served-model-name qwen3-embedding-0.6b

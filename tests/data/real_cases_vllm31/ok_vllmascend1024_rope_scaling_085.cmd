@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-ascend/issues/1024 (2025-05-30, vllm 0.8.5 and vllm-ascend 0.8.5: "Does vllm support the parameter rope-scaling?" -- a maintainer tested --rope-scaling with YaRN and --max-model-len 131072 and it works); the report's "..." model is a stand-in (a Qwen3 model, whose 32768 positions YaRN factor 4 extends)
+VLLM_USE_MODELSCOPE=true vllm serve Qwen/Qwen3-32B --rope-scaling '{"rope_type":"yarn","factor":4.0,"original_max_position_embeddings":32768}' --max-model-len 131072
