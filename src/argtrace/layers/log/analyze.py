@@ -126,6 +126,9 @@ def build_launches(scan: Scan, *, framework: str | None = None, year_hint: int |
             start_marker = None
         if current is None:
             current = new_launch(line.number)
+            # a frame or an indented line (a frame's source line, its ``raise``): the copy starts inside a
+            # traceback (the scan keeps no plain frame line, so its first kept line may be the ``raise``)
+            current.begins_mid_traceback = body[:1].isspace() or bool(FRAME_LINE.match(body))
         elif start_marker and _starts_new(current, start_marker, line):
             current = new_launch(line.number)
         launch = current

@@ -123,6 +123,9 @@ class Launch:
     # Lines that only processes started after the configuration was logged print (vLLM EngineCore/Workers,
     # SGLang TP/DP-ranked schedulers): the args line existed even when this file does not hold it.
     post_args_evidence: bool = False
+    # The file begins inside a traceback (its first line a frame, the ``Traceback`` header cut off): an
+    # excerpt, so where the launch was when it died is not argument validation by default (sglang#8879)
+    begins_mid_traceback: bool = False
     # server_ready stands on vLLM's "Starting vLLM server on" (logged just before uvicorn starts): uvicorn's
     # own line after it, when the file has one, is the ready line
     ready_announced: bool = False
@@ -235,7 +238,7 @@ def stage_after(launch: Launch, line: int) -> str:
     if launch.serving_line is not None and launch.serving_line <= line:
         return "serving"
     if "args_logged" not in reached and not (reached & POST_ARGS_EVENTS) and not launch.post_args_evidence:
-        return "validation"
+        return "unknown" if launch.begins_mid_traceback else "validation"
     if not reached and launch.args_dump is None:
         # an excerpt that starts past the args line with no start-up step ended before the error: a step a
         # line began before it (vLLM's "Starting to load model", vllm-ascend#3464) is the one it was in;

@@ -10,6 +10,7 @@ block would carry them. ``unjoined`` splits a kept line where another line's log
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
@@ -60,16 +61,45 @@ _PREFIX_ONLY = re.compile(
 )
 
 
+# A process tag of any name (a Ray actor's ``(SGLangWorker pid=38138)``, ``(TaskRunner pid=7, ip=10.0.0.1)``).
+_TAG = re.compile(r"\([A-Za-z_]\w* pid=\d+(?:, ip=[\d.]+)?\) ")
+
+
+def _repeated_tags(text: str) -> list[tuple[int, int]]:
+    """The spans of space before each process tag that occurs more than once in ``text``: one process's lines
+    run together, each still behind its tag (RLinf#92: a Ray actor ``(SGLangWorker pid=38138)`` before each
+    of SGLang's lines, the report's newlines lost). Only a repeated tag splits: a line quoting one tag (a
+    request's text) stays whole; ``_JOINED`` knows vLLM's own process names however often they occur."""
+    if text.count(" pid=") < 2:
+        return []
+    found = list(_TAG.finditer(text))
+    seen = Counter(m.group(0) for m in found)
+    cuts = []
+    for m in found:
+        start = m.start()
+        while start > 0 and text[start - 1].isspace():
+            start -= 1
+        if seen[m.group(0)] > 1 and 0 < start < m.start():
+            cuts.append((start, m.start()))
+    return cuts
+
+
 def unjoined(lines: Iterable[Line]) -> Iterable[Line]:
     """Each kept line, split where another line's log prefix starts inside it (the pieces keep its number)."""
     for line in lines:
         text = line.text
-        cuts = list(_JOINED.compiled.finditer(text)) if len(text) > 24 and _JOINED.search(text) else []
-        if not cuts or line.block is not None:
+        joined = (
+            [m.span() for m in _JOINED.compiled.finditer(text)]
+            if len(text) > 24 and _JOINED.search(text)
+            else []
+        )
+        tagged = _repeated_tags(text) if len(text) > 24 else []
+        cuts = sorted(set(joined) | set(tagged))
+        if not cuts or (line.block is not None and not tagged):
             yield line
             continue
-        starts = [0, *(m.end() for m in cuts)]
-        ends = [*(m.start() for m in cuts), len(text)]
+        starts = [0, *(b for _a, b in cuts)]
+        ends = [*(a for a, _b in cuts), len(text)]
         pieces = [text[a:b] for a, b in zip(starts, ends, strict=True)]
         merged: list[str] = []
         for piece in pieces:
@@ -78,7 +108,18 @@ def unjoined(lines: Iterable[Line]) -> Iterable[Line]:
             elif piece.strip():
                 merged.append(piece)
         if len(merged) == 1:
-            yield Line(number=line.number, text=merged[0], truncated=line.truncated, offset=line.offset)
+            yield Line(
+                number=line.number,
+                text=merged[0],
+                truncated=line.truncated,
+                block=line.block,
+                offset=line.offset,
+            )
             continue
-        for piece in merged:
-            yield Line(number=line.number, text=piece, truncated=line.truncated, offset=line.offset)
+        # a ``Traceback`` inside the run keeps its frames as the pieces after it (loose frames, read as the
+        # traceback of the exception line they end in); the lines after the file's line follow its last piece
+        for i, piece in enumerate(merged):
+            block = line.block if i == len(merged) - 1 else None
+            yield Line(
+                number=line.number, text=piece, truncated=line.truncated, block=block, offset=line.offset
+            )

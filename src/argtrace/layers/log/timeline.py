@@ -34,8 +34,10 @@ _READY = _lazy(
     # vLLM's "Starting vLLM API server on" became "Starting vLLM server on" (0.2x:
     # entrypoints/launchers/api_server/entry.py, logged just before serve_http), the same step; vLLM-Omni's
     # diffusion server says "Starting vLLM Diffusion API server on" (vllm-omni entrypoints/openai/
-    # api_server.py, vllm-omni PR#366's log)
-    r"|Starting vLLM (?:\w+ )?(?:API )?server",
+    # api_server.py, vllm-omni PR#366's log). Each names the address it serves on ("... on %s", 0.33.0
+    # entry.py:139); a launcher's own "Starting vLLM server: /usr/local/bin/vllm" (gpustack#2769, before vLLM
+    # has started) is not the step
+    r"|Starting vLLM (?:\w+ )?(?:API )?server(?: \d+)? on\b",
     needles=(
         "The server is fired up and ready to roll",
         "Uvicorn running on",
