@@ -42,9 +42,9 @@ CLEAN: dict[str, int] = {
     "sglcookbook_step3_vl_10b_page.md": 4,
     "tomdoerr_spark_dp_worker_headless_start_rank_1.sh": 1,
     "tomdoerr_spark_embeddings_ssh_docker_run_string_vols_variable.sh": 1,
-    # the serve command is a file the script writes from a here-document, copies by scp and mounts with
-    # `docker run -v`: neither the copy of a written file nor a `docker run -v` script is followed (noticed)
-    "tomdoerr_spark_fast_heredoc_scp_ssh_docker_run_mounted_serve_script.sh": 0,
+    # was no server: the serve command is a file the script writes from a here-document, copies by scp and
+    # binds with `docker run -v` into the container, whose `--entrypoint bash` runs it
+    "tomdoerr_spark_fast_heredoc_scp_ssh_docker_run_mounted_serve_script.sh": 1,
     "tomdoerr_spark_launch_122b_fp8_recipe_generated_ld_preload_tp2_ray.sh": 1,
     "tomdoerr_spark_serve_27b_exec_one_line.sh": 1,
 }
@@ -150,3 +150,41 @@ def test_the_part_each_expansion_gave(raw: str, word: str, expected: list[tuple[
 
     got = [(e, None if p == SPLIT_NOT_KNOWN else p) for e, p in _local_expansions(raw, word)]
     assert got == expected
+
+
+# --- a launch script a `docker run` bind brings from the host ----------------------------------------------
+
+_SERVE = '#!/bin/bash\nexec vllm serve Qwen/Qwen3-8B --port 8001 "$@"\n'
+
+
+@pytest.mark.parametrize(
+    ("options", "command", "servers"),
+    [
+        ("-v {here}/serve.sh:/serve.sh:ro --entrypoint bash", "/serve.sh --max-model-len 4096", 1),
+        ("--mount type=bind,source={here}/serve.sh,target=/opt/serve.sh --entrypoint /opt/serve.sh", "", 1),
+        ("-v {here}:/work --entrypoint bash", "/work/serve.sh --max-model-len 4096", 1),  # a directory
+        ("-v scripts:/work --entrypoint bash", "/work/serve.sh", 0),  # a named volume: not this machine's
+    ],
+)
+def test_a_docker_run_bind_of_a_launch_script_is_read(
+    tmp_path: Path, options: str, command: str, servers: int
+) -> None:
+    (tmp_path / "serve.sh").write_text(_SERVE)
+    run = f"docker run --gpus all {options.format(here=tmp_path)} vllm/vllm-openai:v0.17.0 {command}\n"
+    report = _check(tmp_path, "#!/bin/bash\n" + run)
+    argv = ["vllm", "serve", "Qwen/Qwen3-8B", "--port", "8001"]
+    if "--max-model-len" in command:
+        argv += ["--max-model-len", "4096"]
+    assert [s["argv"] for s in report["servers"]] == [argv][:servers]
+    assert alarms(report) == []
+
+
+def test_a_script_written_from_a_here_document_is_what_scp_copies(tmp_path: Path) -> None:
+    script = (
+        "#!/bin/bash\nM=Qwen/Qwen3-8B\ncat > /tmp/fa31-serve.sh <<EOF\n#!/bin/bash\nexec vllm serve $M\nEOF\n"
+        "scp /tmp/fa31-serve.sh node2:/tmp/serve.sh\n"
+    )
+    report = _check(tmp_path, script)
+    (upload,) = report["transport"]["uploads"]
+    assert (upload["host"], upload["path"]) == ("node2", "/tmp/serve.sh")
+    assert upload["content"] == "#!/bin/bash\nexec vllm serve Qwen/Qwen3-8B\n"
