@@ -162,7 +162,8 @@ def test_gpustack6221_a_head_given_start_rank_0() -> None:
     assert cause["message"] == (
         "--data-parallel-start-rank 0 on a start that is not --headless: vllm 0.29.0 takes it for a hybrid "
         "load-balanced node (EngineArgs.create_engine_config, which tests `data_parallel_start_rank is not "
-        "None`, so rank 0 too), and with --data-parallel-size-local 1 switches it to external load "
+        "None`, so rank 0 too; vllm 0.10.2-0.27.1 test the bare value, where rank 0 stays the internal-LB "
+        "head), and with --data-parallel-size-local 1 switches it to external load "
         "balancing: every other DP rank must then run its own API server, and the head refuses a remote "
         f"engine started with --headless {_REFUSED}, the internal-LB layout of vLLM's guide"
     )
@@ -180,7 +181,8 @@ def test_vllmascend16204_both_nodes_in_one_file() -> None:
     assert cause["message"] == (
         "--data-parallel-start-rank 0 on a start that is not --headless: vllm 0.28.0 takes it for a hybrid "
         "load-balanced node (EngineArgs.create_engine_config, which tests `data_parallel_start_rank is not "
-        "None`, so rank 0 too), and with --data-parallel-size-local 1 switches it to external load "
+        "None`, so rank 0 too; vllm 0.10.2-0.27.1 test the bare value, where rank 0 stays the internal-LB "
+        "head), and with --data-parallel-size-local 1 switches it to external load "
         "balancing; server 2 of the same launch is --headless, and the head refuses a headless remote "
         f"engine in that mode {_REFUSED}: the launch fails when the other node joins"
     )

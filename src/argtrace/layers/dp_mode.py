@@ -63,6 +63,16 @@ def releases_read() -> list[str]:
     return sorted(_table(), key=version_key)
 
 
+def _where_rank_zero_is_head() -> str:
+    """The releases whose check is the bare value, where a head given rank 0 keeps the internal-LB layout
+    (a launch written for one of them is right there: tom-doerr/llm's DGX Spark head on v0.17.0)."""
+    bare = [r for r in releases_read() if (release_facts(r) or {}).get("hybrid_from_start_rank") == "nonzero"]
+    if not bare:
+        return ""
+    span = bare[0] if len(bare) == 1 else f"{bare[0]}-{bare[-1]}"
+    return f"; vllm {span} test the bare value, where rank 0 stays the internal-LB head"
+
+
 def _headless(start: DpStart) -> bool:
     return start.values.get("headless") is True
 
@@ -189,6 +199,7 @@ def _inferred_external(start: DpStart, facts: Mapping[str, Any], starts: Sequenc
         f"--data-parallel-start-rank {rank} on a start that is not --headless: vllm {start.release} takes it "
         f"for a hybrid load-balanced node (EngineArgs.create_engine_config"
         + (", which tests `data_parallel_start_rank is not None`, so rank 0 too" if rank == 0 else "")
+        + (_where_rank_zero_is_head() if rank == 0 else "")
         + ")"
         + (
             ", and with --data-parallel-size-local 1 switches it to external load balancing"

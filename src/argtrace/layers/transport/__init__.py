@@ -246,7 +246,7 @@ def _follow(
             located.holed = holed
         before = len(result.servers)
         try:
-            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved, holed)
+            _dispatch(at, base, argv, located, ctx, result, source, ssh_host, vanished, moved, holed, written)
             if number < len(shell.command_background) and shell.command_background[number]:
                 # a carrier started with `&` (`docker run ... &`): its server runs while the script goes on
                 result.servers[before:] = [replace(s, backgrounded=True) for s in result.servers[before:]]
@@ -268,6 +268,7 @@ def _dispatch(
     vanished: tuple[VanishedWord, ...] = (),
     moved: tuple[bool, str | None] = (False, None),
     holed: Mapping[int, Holed] | None = None,
+    written: Mapping[str, Any] | None = None,
 ) -> None:
     # each carrier's module is imported when a command of its kind is met (start-up, issue 18)
     if base in ("ssh", "autossh"):
@@ -277,7 +278,7 @@ def _dispatch(
     elif base in ("scp", "rsync"):
         from argtrace.layers.transport.uploads import _copy
 
-        _copy(at, argv, ctx, result)
+        _copy(at, argv, ctx, result, written)
     elif base in ("docker", "podman", "nvidia-docker", "nerdctl"):
         from argtrace.layers.transport.containers import _docker
 

@@ -524,6 +524,24 @@ def _docker(
         release=ctx.release,
     )
     before = len(result.servers)
+    # a script a `-v` bind brings from the host (`-v /tmp/serve.sh:/serve.sh --entrypoint bash IMAGE
+    # /serve.sh`): its text is what the container's shell runs, read from the disk or, on a node, from what
+    # the launch copied there (mounted.py)
+    script_at: dict[str, str] | None = None
+    if run.mounts and not (lost or marks or unknown):
+        from argtrace.layers.transport.mounted import script_run
+
+        def read(path: str) -> bytes | None:
+            if ssh_host is not None:
+                return ctx.uploads.get((ssh_host, path), (None, ""))[0]
+            from argtrace.layers.transport.mounted import _read
+
+            return _read(path)
+
+        if (ran := script_run(final, run.mounts, read)) is not None:
+            final, script_at = ran
+            if ssh_host is not None:
+                script_at = None  # the node's copy: no file of this machine to point at
     _container_servers(
         at,
         final,
@@ -531,6 +549,7 @@ def _docker(
         "docker run",
         result,
         lost,
+        script_at=script_at,
         holed=marks,
         unknown_words=unknown,
     )

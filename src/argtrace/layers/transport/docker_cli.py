@@ -12,6 +12,7 @@ docker_env.py's.
 from __future__ import annotations
 
 import functools
+import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -60,6 +61,27 @@ class DockerRun:
     # `--gpus "device=$GPU_ID"` with a value not known here: the container has GPUs, how many is not known
     # (as for `--gpus all`); its process is still read
     gpus_unknown: bool = False
+    # the bind mounts as (host path, container path): `-v /abs/host:/ctr[:ro]` and `--mount type=bind,
+    # source=...,target=...` (a named volume's or a relative source is no host file here)
+    mounts: tuple[tuple[str, str], ...] = ()
+
+
+def _bind_mount(name: str, value: str) -> tuple[str, str] | None:
+    """(host path, container path) of a ``-v``/``--mount`` bind of a host path, else None."""
+    if name in ("-v", "--volume"):
+        source, _, rest = value.partition(":")
+        target = rest.split(":", 1)[0]
+    elif name == "--mount":
+        fields = dict(f.partition("=")[::2] for f in value.split(","))
+        if fields.get("type") != "bind":
+            return None
+        source = fields.get("source") or fields.get("src") or ""
+        target = fields.get("target") or fields.get("dst") or fields.get("destination") or ""
+    else:
+        return None
+    if not source.startswith("/") or not target.startswith("/"):
+        return None
+    return posixpath.normpath(source), posixpath.normpath(target)
 
 
 def unknown_indices(words: Sequence[str | None]) -> tuple[int, ...]:
@@ -109,6 +131,7 @@ def parse_docker_run(
     gpus: str | None = None
     runtime: str | None = None
     devices: list[str] = []
+    mounts: list[tuple[str, str]] = []
     shm = ""
     privileged = False
     while i < len(words):
@@ -180,6 +203,8 @@ def parse_docker_run(
             shm = f"{name} {value}"
         elif name in ("-v", "--volume", "--mount", "--tmpfs") and _at_dev_shm(name, value):
             shm = f"{name} {value}"
+        if (bind := _bind_mount(name, value)) is not None:
+            mounts.append(bind)
     if i >= len(words) or words[i] is None:
         return None
     return DockerRun(
@@ -197,6 +222,7 @@ def parse_docker_run(
         unknown_indices(words[i + 1 :]),
         env_unknown,
         gpus_unknown,
+        tuple(mounts),
     )
 
 

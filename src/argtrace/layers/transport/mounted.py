@@ -13,13 +13,14 @@ anything else a named volume; the long syntax ``{type: bind, source: S, target: 
 serves the files under it. ``${VAR}`` in a volume is interpolated as anywhere in the file.
 
 What it does not read: a file a named volume or the image holds, a script the container runs without a
-shell in front of it and without a ``#!`` line naming one, a ``docker run -v`` mount.
+shell in front of it and without a ``#!`` line naming one. ``docker run -v HOST:CTR`` binds are read the
+same way (``script_run``), the host file being the disk's or what the launch copied to the node.
 """
 
 from __future__ import annotations
 
 import posixpath
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from argtrace.layers.transport.compose_project import base_dir
@@ -82,6 +83,19 @@ def mounted_script(
     docstring)."""
     if not argv or not argv[0]:
         return None
+    mounts = _bind_mounts(label, svc, env)
+    return script_run(argv, mounts, _read) if mounts else None
+
+
+def script_run(
+    argv: Sequence[str], mounts: Sequence[tuple[str, str]], read: Callable[[str], bytes | None]
+) -> tuple[list[str], dict[str, str]] | None:
+    """``argv`` run as ``[bash, -c, TEXT, SCRIPT, ARGS...]`` when it runs a script (by a shell, or by its
+    ``#!`` line) that a bind mount brings from the host, with ``read`` giving the host file's bytes (the
+    disk's, or what the launch copied to the node); None otherwise. Also for ``docker run -v
+    /tmp/serve.sh:/serve.sh --entrypoint bash IMAGE /serve.sh`` (containers.py)."""
+    if not argv or not argv[0]:
+        return None
     shell, script, rest = argv[0], argv[0], list(argv[1:])
     if _basename(argv[0]) in _SHELLS:
         if len(argv) < 2 or not argv[1].startswith("/"):
@@ -89,9 +103,8 @@ def mounted_script(
         script, rest = argv[1], list(argv[2:])
     elif not argv[0].startswith("/"):
         return None
-    mounts = _bind_mounts(label, svc, env)
-    host = _host_file(script, mounts) if mounts else None
-    data = _read(host) if host is not None else None
+    host = _host_file(script, mounts)
+    data = read(host) if host is not None else None
     if host is None or data is None:
         return None
     text = data.decode("utf-8", "surrogateescape")

@@ -20,6 +20,7 @@ from argtrace.layers.transport.context import TransportResult, _Context, _local_
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env, parse_ssh
 from argtrace.layers.transport.uploads import _upload_from_stdin
 from argtrace.layers.transport.words import (
+    SPLIT_NOT_KNOWN,
     _as_written,
     _flag_values,
     _local_expansions,
@@ -90,6 +91,20 @@ def _ssh(
         # one (the shell layer's); without that text none is known, and none is said to be unset
         for expansion, produced in _local_expansions(raw, word if holed is None else holed[0]):
             name = _param_name(expansion)
+            if produced == SPLIT_NOT_KNOWN:
+                # the word is known, what this expansion gave of it is not: expanded here, to a value not
+                # read off the word (the environment's when it is the caller's variable)
+                local = _local_value(name, ctx) if name is not None else None
+                to = f" (to {_show(local)})" if local else ""
+                result.findings.append(
+                    R.TP002.finding(
+                        f"`{expansion}` in the command for {call.destination} is expanded on this machine"
+                        f"{to}, not on the node",
+                        at=at,
+                        evidence=[Evidence("transport", at, raw)],
+                    )
+                )
+                continue
             if word is None and (produced is None or HOLE in produced):
                 value: str | None = None  # computed on this machine, not known statically
             else:

@@ -9,9 +9,11 @@ runs it on that node (its servers, and each flag traced back to the word the use
 
 from __future__ import annotations
 
+import os
 import posixpath
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env
@@ -272,8 +274,16 @@ def _looks_like_script(name: str, data: bytes) -> bool:
     return data.startswith(b"#!") or name.lower().endswith(_SCRIPT_SUFFIXES)
 
 
-def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResult) -> None:
-    """``scp``/``rsync`` LOCAL... HOST:DEST: the copied file is what later runs there (CRLF check)."""
+def _copy(
+    at: str,
+    argv: list[str | None],
+    ctx: _Context,
+    result: TransportResult,
+    written: Mapping[str, Any] | None = None,
+) -> None:
+    """``scp``/``rsync`` LOCAL... HOST:DEST: the copied file is what later runs there (CRLF check).
+    ``written``: the files the script wrote from here-documents so far (handoff.note_write), by absolute
+    path: such a file is copied as the script wrote it, though it is not on this machine's disk."""
     from argtrace.remote.host import HostError, current_host
     from argtrace.rules import transport as R
 
@@ -308,10 +318,16 @@ def _copy(at: str, argv: list[str | None], ctx: _Context, result: TransportResul
     dest_path = m.group("path") or "."
     host = current_host()
     for src in sources:
-        try:
-            data = host.read_bytes(src, limit=4 * 1024 * 1024)
-        except HostError:
-            continue
+        made = (written or {}).get(posixpath.normpath(posixpath.join(os.getcwd(), src)))
+        if made is not None:
+            if made.text is None:
+                continue  # the script wrote it, with a body not known statically
+            data = made.text.encode("utf-8", "surrogateescape")
+        else:
+            try:
+                data = host.read_bytes(src, limit=4 * 1024 * 1024)
+            except HostError:
+                continue
         target = dest_path
         if len(sources) > 1 or dest_path.endswith("/") or dest_path in (".", "~"):
             target = posixpath.join(dest_path, posixpath.basename(src))

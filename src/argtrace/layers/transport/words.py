@@ -98,6 +98,11 @@ def _locate(text: str, tree: Any, line: int, col: int) -> _Located | None:
     return located
 
 
+# what _local_expansions gives an expansion whose part of the word is not known: the word was produced, but
+# the values of two expansions around a literal that one of them holds too can be cut either way
+SPLIT_NOT_KNOWN = "\x00split not known"
+
+
 def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | None]]:
     """The expansions the *local* shell performs in one raw word (outside single quotes), each with the
     text it produced when that can be read off the predicted word (``None`` otherwise)."""
@@ -122,7 +127,14 @@ def _local_expansions(raw: str, predicted: str | None) -> list[tuple[str, str | 
     match = re.fullmatch(pattern, predicted, re.DOTALL)
     if match is None or len(match.groups()) != len(expansions):
         return [(e, None) for e in expansions]
-    return list(zip(expansions, match.groups(), strict=True))
+    # the same word read with the longest values first: an expansion whose part differs between the two
+    # readings is not known from the word (`$ENV $VOLS` where ENV holds spaces was read as ENV='-e')
+    greedy = re.fullmatch(pattern.replace("(.*?)", "(.*)"), predicted, re.DOTALL)
+    longest = greedy.groups() if greedy is not None else (None,) * len(expansions)
+    return [
+        (e, short if short == long else SPLIT_NOT_KNOWN)
+        for e, short, long in zip(expansions, match.groups(), longest, strict=True)
+    ]
 
 
 def _as_written(raw: str) -> str:
