@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any
 
 from argtrace.frameworks import schema_store
@@ -307,8 +308,17 @@ class Schema:
     def option_strings(self) -> tuple[str, ...]:
         return tuple(self._by_string)
 
-    @property
+    @functools.cached_property
+    def option_groups(self) -> Mapping[str, str | None]:
+        """Each option's dest with its config class (the schema's group; vLLM's dataclass), read-only: one
+        per schema (RS032 and RS055 ask at each check and each fix re-check, ~500 options, issue 18)."""
+        return MappingProxyType({spec.dest: spec.group for spec in self.options})
+
+    @functools.cached_property
     def dests(self) -> frozenset[str]:
+        """Every dest: one set per schema, as ``_by_dest`` is (``fold_settings`` asks once per setting, a
+        check and its fix re-check ~30 times: a new 500-name set each time was ~2 M instructions, issue
+        18)."""
         return frozenset(self._by_dest)
 
     @functools.cached_property

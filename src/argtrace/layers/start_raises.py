@@ -98,15 +98,16 @@ def _given(report: Report) -> dict[str, Any]:
     return out
 
 
-def _options(framework: str, release: str) -> dict[str, str | None]:
-    """The release's option dests, each with its config class (the schema's group; vLLM's dataclass)."""
+def _options(framework: str, release: str) -> Mapping[str, str | None]:
+    """The release's option dests, each with its config class (the schema's group; vLLM's dataclass): the
+    schema's own read-only table, made once per schema (a check and its fix re-check ask twice each)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
 
     try:
         schema = load_schema(framework, release)
     except (SchemaError, OSError, ValueError):
         return {}
-    return {spec.dest: spec.group for spec in schema.options}
+    return schema.option_groups
 
 
 def options_named(message: str, dests: frozenset[str]) -> set[str]:

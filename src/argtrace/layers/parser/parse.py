@@ -58,7 +58,7 @@ def run_parser(prepared: PreparedArgv, schema: Schema) -> ParseOutcome:
         parser.reset()
         current = [s for s in strings if s.idx not in dropped]
         try:
-            ns, rest = parser.parse_known_args(current)
+            ns, rest = parser.parse_known_args(current, parser.fresh_namespace())
         except _ParseExit:
             help_exit = True
             events = list(parser.events)
