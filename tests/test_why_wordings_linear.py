@@ -2,7 +2,7 @@
 environment's among them) by searching the whole pasted text. A pattern that begins with an unbounded
 repetition (``\\S+ ...``, ``[^\\s:]*\\.so ...``) is tried at every character and runs to the end of the word
 each time: quadratic in a long word (a base64 blob, a pasted line without spaces). Two did: 20,000 characters
-took 1.7-3.3 s of regex search, 50,000 about 11 s. Such a pattern must start where a word starts (a
+took 1.7-3.3 s of regex search, 50,000 about 20 s. Such a pattern must start where a word starts (a
 lookbehind); the test reads each pattern's parse tree rather than timing it (tests never assert on time)."""
 
 from __future__ import annotations
