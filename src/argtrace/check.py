@@ -363,7 +363,16 @@ def _check_chosen_server(
         raise UsageError(f"--server {options.server}: the script starts {len(servers)} server(s)")
     server = servers[options.server - 1]
     if options.fetch_config and not options.model_config:
-        options = _with_hub_config(report, server, options)
+        from argtrace.layers.hf_hub import fetch_for_launch
+
+        fetched = fetch_for_launch(
+            server, options.framework or server.framework, use_cache=options.resolve_cache
+        )
+        if fetched is not None:
+            report.notes.append(fetched.note)
+            if fetched.directory is not None:
+                report.sections["model_config"] = fetched.section()
+                options = replace(options, model_config=str(fetched.directory))
     chosen: dict[int, tuple[Schema, LayerResult]] = {}
     results = analyze_server(server, options, report, transport, commands, chosen=chosen)
     report.settings = fold_settings(results, _analysed_schema(report))
@@ -389,68 +398,11 @@ def _check_chosen_server(
     report.findings = settle_report_verdicts(report, options)
 
 
-def _with_hub_config(report: Report, server: ServerCommand, options: CheckOptions) -> CheckOptions:
-    """``--fetch-config``: the options with the model's config.json fetched from the Hub (layers/hf_hub.py)
-    when the launch names a repo id that is not a directory here nor in the Hugging Face cache; what was
-    done is a note of the report."""
-    import os
-
-    from argtrace.layers.hf_cache import hf_snapshot
-    from argtrace.layers.resolution import model_value
-
-    framework = options.framework or server.framework
-    words = [w.text for w in server.server_args]
-    known = [w for w in words if w is not None]
-    model = model_value(known, framework)[0] if framework in ("sglang", "vllm") and known == words else None
-    if model is None:
-        report.notes.append("--fetch-config: no model word of the launch is known here; nothing was fetched")
-        return options
-    if localfs.is_file(Path(model) / "config.json") or hf_snapshot(model) is not None:
-        return options  # read where it is, as without --fetch-config
-    from argtrace.layers.hf_hub import fetch_config
-
-    revision = next((known[i + 1] for i, w in enumerate(known[:-1]) if w == "--revision"), None)
-    revision = revision or next((w.split("=", 1)[1] for w in known if w.startswith("--revision=")), None)
-    fetched = fetch_config(model, revision, os.environ, use_cache=options.resolve_cache)
-    report.notes.append(fetched.note)
-    if fetched.directory is None:
-        return options
-    report.sections["model_config"] = {
-        "source": "hub",
-        "repo": fetched.repo,
-        "revision": fetched.revision,
-        "path": str(fetched.directory / "config.json"),
-    }
-    return replace(options, model_config=str(fetched.directory))
-
-
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:
     """The report's findings with what they rest on: assumptions of this run marked, errors capped."""
-    return _engine_call_choices(report, _settled_findings(report, options))
+    from argtrace.layers.parser_names import engine_call_choices
 
-
-def _engine_call_choices(report: Report, findings: list[Finding]) -> list[Finding]:
-    """A refused choice (PA009) of a Python call of vLLM's engine (``LLM(device="cuda:7")``) is a note:
-    argparse's choices are the serve command's, and the call hands the keyword to EngineArgs as given, so
-    whether the release takes it is its config classes' (0.8.1's DeviceConfig took ``cuda:7``, vllm#15783;
-    tests/test_real_cases_mem30.py)."""
-    refused = any(f.code == "PA009" and f.severity != "info" for f in findings)
-    if not refused or report.framework.name != "vllm":
-        return findings
-    from argtrace.layers.parser_names import engine_call
-
-    if not engine_call(report):
-        return findings
-    note = (
-        "; but the launch is a Python call of the engine, which runs no argparse: the value reaches "
-        "EngineArgs as given, and whether this release takes it is for its config classes"
-    )
-    return [
-        replace(f, severity="info", message=f.message + note)
-        if f.code == "PA009" and f.severity != "info"
-        else f
-        for f in findings
-    ]
+    return engine_call_choices(report, _settled_findings(report, options))
 
 
 def _settled_findings(report: Report, options: CheckOptions) -> list[Finding]:

@@ -25,11 +25,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from argtrace import localfs
 from argtrace.cache_dirs import read_private_file, user_cache_dir, write_private_file
 from argtrace.layers.hf_cache import REPO_ID
+from argtrace.model import ServerCommand
 
 DEFAULT_ENDPOINT = "https://huggingface.co"
-MAX_BYTES = 1 << 20  # a config.json is a few kB; the largest of the shipped test configs is 9 kB
+MAX_BYTES = 1 << 20  # a config.json is a few kB (the shipped test models' are at most 3.2 kB)
 TIMEOUT_S = 10.0
 
 
@@ -42,6 +44,37 @@ class HubConfig:
     revision: str
     directory: Path | None
     note: str
+
+    def section(self) -> dict[str, str]:
+        """The report's ``model_config`` section for a fetched file."""
+        assert self.directory is not None
+        return {
+            "source": "hub",
+            "repo": self.repo,
+            "revision": self.revision,
+            "path": str(self.directory / "config.json"),
+        }
+
+
+def fetch_for_launch(server: ServerCommand, framework: str | None, *, use_cache: bool) -> HubConfig | None:
+    """``check --fetch-config`` for one server start: its model's config.json from the Hub (the launch's
+    ``--revision``), None when the model is a directory here or in the Hugging Face cache (read where it is,
+    as without the option); a ``HubConfig`` without a directory says why nothing was fetched."""
+    from argtrace.layers.hf_cache import hf_snapshot
+    from argtrace.layers.resolution import model_value
+
+    words = [w.text for w in server.server_args]
+    known = [w for w in words if w is not None]
+    model = model_value(known, framework)[0] if framework in ("sglang", "vllm") and known == words else None
+    if model is None:
+        return HubConfig(
+            "", "", None, "--fetch-config: no model word of the launch is known here; nothing was fetched"
+        )
+    if localfs.is_file(Path(model) / "config.json") or hf_snapshot(model) is not None:
+        return None
+    revision = next((known[i + 1] for i, w in enumerate(known[:-1]) if w == "--revision"), None)
+    revision = revision or next((w.split("=", 1)[1] for w in known if w.startswith("--revision=")), None)
+    return fetch_config(model, revision, os.environ, use_cache=use_cache)
 
 
 def hub_cache_dir() -> Path:

@@ -13,6 +13,7 @@ one check of one function (and usually one cause: a release older than the model
 from __future__ import annotations
 
 import difflib
+from dataclasses import replace
 from typing import Any
 
 from argtrace.model import Finding, Report, Severity
@@ -42,6 +43,26 @@ def engine_call(report: Report) -> bool:
         c.get("at") == server.at and str(c.get("call") or "").rsplit(".", 1)[-1] in ENGINE_CALLS
         for c in calls
     )
+
+
+def engine_call_choices(report: Report, findings: list[Finding]) -> list[Finding]:
+    """A refused choice (PA009) of a Python call of vLLM's engine (``LLM(device="cuda:7")``) is a note:
+    argparse's choices are the serve command's, and the call hands the keyword to EngineArgs as given, so
+    whether the release takes it is its config classes' (0.8.1's DeviceConfig took ``cuda:7``, vllm#15783;
+    tests/test_real_cases_mem30.py). check.settle_report_verdicts calls it on the settled verdicts."""
+    refused = any(f.code == "PA009" and f.severity != "info" for f in findings)
+    if not refused or report.framework.name != "vllm" or not engine_call(report):
+        return findings
+    note = (
+        "; but the launch is a Python call of the engine, which runs no argparse: the value reaches "
+        "EngineArgs as given, and whether this release takes it is for its config classes"
+    )
+    return [
+        replace(f, severity="info", message=f.message + note)
+        if f.code == "PA009" and f.severity != "info"
+        else f
+        for f in findings
+    ]
 
 
 def _release(report: Report) -> tuple[str | None, str | None]:
