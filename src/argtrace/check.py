@@ -400,9 +400,12 @@ def _check_chosen_server(
 
 def settle_report_verdicts(report: Report, options: CheckOptions) -> list[Finding]:
     """The report's findings with what they rest on: assumptions of this run marked, errors capped."""
-    from argtrace.layers.parser_names import engine_call_choices
+    findings = _settled_findings(report, options)
+    if report.framework.name == "vllm" and any(f.code == "PA009" and f.severity != "info" for f in findings):
+        from argtrace.layers.parser_names import engine_call_choices  # difflib: not for a plain check
 
-    return engine_call_choices(report, _settled_findings(report, options))
+        return engine_call_choices(report, findings)
+    return findings
 
 
 def _settled_findings(report: Report, options: CheckOptions) -> list[Finding]:
