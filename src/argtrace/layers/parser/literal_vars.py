@@ -19,6 +19,29 @@ from argtrace.redact import is_secret_flag
 _VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
+def _expanded(ctx: ParseContext, index: int) -> bool:
+    """The word was made by expanding a variable (``--served-model-name "$NAME"`` whose value holds a ``$``,
+    the ssh tests' ``node-side 'value' $HOME``): the text is the variable's value, not a name as written."""
+    args = ctx.server.server_args
+    return 0 <= index < len(args) and "$" in (args[index].origin.expansion or "")
+
+
+def _a_name_on_disk(value: str) -> bool:
+    """An absolute path whose part up to the first ``$NAME`` component exists on the machine the check reads
+    (``--host``: the node): the ``$`` is in a file's or directory's real name, written as it is (the ssh
+    tests' ``node dir 'q' $X``), not a variable left unexpanded."""
+    match = _VARIABLE.search(value)
+    if not value.startswith("/") or match is None:
+        return False
+    end = value.find("/", match.end())
+    from argtrace.remote.host import HostError, current_host
+
+    try:
+        return current_host().stat(value if end < 0 else value[:end]).exists
+    except (HostError, OSError, ValueError):
+        return False
+
+
 def literal_variables(ctx: ParseContext) -> None:
     env = ctx.server.env
     if not env:
@@ -44,7 +67,7 @@ def literal_variables(ctx: ParseContext) -> None:
             variable = match.group(1) or match.group(2)
             if variable in env and variable not in names:
                 names.append(variable)
-        if not names:
+        if not names or _a_name_on_disk(value) or _expanded(ctx, i):
             continue
         shown = ", ".join(f"${n}" for n in names)
         origin = env[names[0]].origin.at
