@@ -132,20 +132,27 @@ def test_kept_schemas_and_indexes_equal_the_built_ones(
     assert schema_store.load_expanded(path, SCHEMA_DIR)["options"][0]["help"] != "changed"
 
 
-def test_kept_combination_sites_equal_the_built_ones(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def _forget_sites() -> None:
+    # both per-process caches: with only the unpacked one cleared, an earlier test in this worker that had
+    # read the packed sites left nothing for this one to keep (ci5: the order under xdist decides)
     start_raises._combination_sites.cache_clear()
+    start_raises._packed_sites.cache_clear()
+
+
+def test_kept_combination_sites_equal_the_built_ones(cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _forget_sites()
     load_index.cache_clear()
     load_schema.cache_clear()
     try:
         first = start_raises._combination_sites("sglang", "0.5.23")
-        start_raises._combination_sites.cache_clear()
+        _forget_sites()
         kept = start_raises._combination_sites("sglang", "0.5.23")
         assert [p.name.split("-")[0] for p in sorted(cache.glob("combinations-*"))] == ["combinations"]
         monkeypatch.setenv("ARGTRACE_NO_DATA_CACHE", "1")
-        start_raises._combination_sites.cache_clear()
+        _forget_sites()
         built = start_raises._combination_sites("sglang", "0.5.23")
     finally:
-        start_raises._combination_sites.cache_clear()
+        _forget_sites()
     assert first == kept == built
     assert len(built) > 50
     assert all(len(names) >= 2 for _, names, _ in built)
