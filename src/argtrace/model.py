@@ -236,6 +236,14 @@ class Report:
                 return s
         return None
 
+    def written(self, name: str) -> Setting | None:
+        """The setting when the launch writes it and the release knows it; None for a default or a flag the
+        release does not take (whose effective value is null)."""
+        setting = self.setting(name)
+        if setting is None or setting.intended is None or setting.unknown_to_framework:
+            return None
+        return setting
+
     def effective_int(self, name: str) -> int | None:
         """The setting's effective value as an integer; None when it is not known, not set, a boolean or
         not an integer's text."""

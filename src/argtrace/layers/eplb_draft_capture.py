@@ -44,10 +44,8 @@ def _in_read_range(release: str) -> bool:
 
 
 def _written(report: Report, name: str) -> object:
-    setting = report.setting(name)
-    if setting is None or setting.unknown_to_framework or setting.intended is None:
-        return None
-    return setting.effective
+    setting = report.written(name)
+    return None if setting is None else setting.effective
 
 
 def eplb_draft_capture(report: Report) -> LayerResult:

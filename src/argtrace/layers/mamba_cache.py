@@ -55,15 +55,6 @@ def release_facts(release: str) -> Mapping[str, Any] | None:
     return facts if isinstance(facts, Mapping) else None
 
 
-def _written(report: Report, name: str) -> tuple[Any, str | None] | None:
-    """(the value, where) of a setting the launch writes itself, or None."""
-    setting = report.setting(name)
-    if setting is None or setting.intended is None or setting.unknown_to_framework:
-        return None
-    at = setting.last_at
-    return setting.effective, at
-
-
 def mamba_cache(report: Report) -> LayerResult:
     """RS075 for a Mamba cache mode the release drops without prefix caching, RS076 for one whose prefix
     caching branch asserts a setting the launch turns off."""
@@ -76,15 +67,15 @@ def mamba_cache(report: Report) -> LayerResult:
     facts = release_facts(release)
     if not facts or not facts.get("reaches_cache"):
         return result  # not read, or the flag no longer reaches the cache (PA016: deprecated, no effect)
-    mode = _written(report, "mamba_cache_mode")
-    if mode is None or not isinstance(mode[0], str) or mode[0] == "none":
+    mode = report.written("mamba_cache_mode")
+    if mode is None or not isinstance(mode.effective, str) or mode.effective == "none":
         return result
-    value, at = mode
-    caching = _written(report, "enable_prefix_caching")
+    value, at = mode.effective, mode.last_at
+    caching = report.written("enable_prefix_caching")
     from argtrace.rules.start_values import RS075, RS076
 
     off = facts.get("off_without_prefix_caching")
-    if caching is not None and caching[0] is False:
+    if caching is not None and caching.effective is False:
         if isinstance(off, Mapping):
             result.findings.append(
                 RS075.finding(
@@ -96,7 +87,7 @@ def mamba_cache(report: Report) -> LayerResult:
                     at=at,
                     evidence=[
                         Evidence("parser", at, f"mamba_cache_mode={value}"),
-                        Evidence("parser", caching[1], "enable_prefix_caching=False"),
+                        Evidence("parser", caching.last_at, "enable_prefix_caching=False"),
                     ],
                     setting="mamba_cache_mode",
                     fix=f"enable prefix caching (--enable-prefix-caching): vllm {release} keeps a Mamba "
@@ -104,7 +95,7 @@ def mamba_cache(report: Report) -> LayerResult:
                 )
             )
         return result
-    if caching is None or caching[0] is not True:
+    if caching is None or caching.effective is not True:
         return result  # prefix caching by default: it depends on the model class, not read here
     for need in facts.get("prefix_caching_requires") or ():
         if not isinstance(need, Mapping) or need.get("mode") not in ("any", value):
@@ -113,18 +104,18 @@ def mamba_cache(report: Report) -> LayerResult:
         if known is None:
             continue
         name, refused, flag, fix = known
-        other = _written(report, name)
-        if other is None or (refused is False and other[0] is not False):
+        other = report.written(name)
+        if other is None or (refused is False and other.effective is not False):
             continue
         result.findings.append(
             RS076.finding(
                 f"--mamba-cache-mode {value} with --enable-prefix-caching and {flag} stops the start on a "
                 f"hybrid (Mamba) model, the only kind that reads the mode: vllm {release} asserts "
                 f'"{need.get("message")}" (MambaModelConfig.verify_and_update_config, {need.get("where")})',
-                at=other[1] or at,
+                at=other.last_at or at,
                 evidence=[
                     Evidence("parser", at, f"mamba_cache_mode={value}, enable_prefix_caching=True"),
-                    Evidence("parser", other[1], f"{name}={other[0]!r}"),
+                    Evidence("parser", other.last_at, f"{name}={other.effective!r}"),
                 ],
                 setting=name,
                 fix=fix,

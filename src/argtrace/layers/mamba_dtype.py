@@ -55,13 +55,6 @@ SOURCE = (
 )
 
 
-def _written(report: Report, name: str) -> str | None:
-    setting = report.setting(name)
-    if setting is None or setting.intended is None or setting.unknown_to_framework:
-        return None
-    return setting.last_at or ""
-
-
 def _config(model_dir: Path | None) -> tuple[bool, str | None] | None:
     """(hybrid, its dtype) from config.json, or None when it is not read."""
     if model_dir is None:
@@ -95,7 +88,7 @@ def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
     if release not in release_index("sglang").releases_knowing_env(VARIABLE):
         return result  # a release that does not read the variable: its conv state is not judged here
     config = _config(model_dir)
-    flag = next((name for name in HYBRID_SETTINGS if _written(report, name) is not None), None)
+    flag = next((name for name in HYBRID_SETTINGS if report.written(name) is not None), None)
     if not (config is not None and config[0]) and flag is None:
         return result
     dtype_setting = report.setting("dtype")
@@ -120,7 +113,8 @@ def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
         return result
     from argtrace.rules.start_values import RS073
 
-    at = None if from_config else (_written(report, "dtype") or None)
+    dtype_written = report.written("dtype")
+    at = None if from_config or dtype_written is None else dtype_written.last_at
     if at is None and word is not None and value:
         at = word.origin.at
     at = at or (server.at if server is not None else None)

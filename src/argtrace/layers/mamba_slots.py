@@ -68,14 +68,6 @@ def slots_per_request(
     return base + extra, f"{said} plus {extra} for {how}"
 
 
-def _written(report: Report, name: str) -> tuple[Any, str | None] | None:
-    """The value the launch writes for ``name`` and where, or None (a default)."""
-    setting = report.setting(name)
-    if setting is None or setting.intended is None:
-        return None
-    return setting.effective, setting.last_at
-
-
 def _flag_on(report: Report, name: str) -> bool:
     setting = report.setting(name)
     return bool(setting is not None and setting.effective is True)
@@ -97,8 +89,8 @@ def mamba_slots(report: Report) -> LayerResult:
     if (report.sections.get("parser") or {}).get("exit_status"):
         return result  # argparse refuses the launch first
     facts = release_facts(release)
-    pool = _written(report, "max_mamba_cache_size")
-    wanted = _written(report, "max_running_requests")
+    pool = report.written("max_mamba_cache_size")
+    wanted = report.written("max_running_requests")
     if facts is None or pool is None or wanted is None:
         return result
     size, requests = (
@@ -116,9 +108,9 @@ def mamba_slots(report: Report) -> LayerResult:
     radix = not _flag_on(report, "disable_radix_cache")
     strategy = ""
     for name in ("mamba_radix_cache_strategy", "mamba_scheduler_strategy"):
-        written = _written(report, name)
-        if written is not None and isinstance(written[0], str):
-            strategy = written[0]
+        written = report.written(name)
+        if written is not None and isinstance(written.effective, str):
+            strategy = written.effective
             break
     if radix and strategy not in ("extra_buffer", "extra_buffer_lazy", "no_buffer"):
         return result  # auto (or not written): the release resolves it by the model (module docstring)
@@ -131,7 +123,7 @@ def mamba_slots(report: Report) -> LayerResult:
         return result
     from argtrace.rules.start_values import RS074
 
-    at = wanted[1] or pool[1]
+    at = wanted.last_at or pool.last_at
     ratio_at, cap_at = facts.get("ratio_at"), facts.get("cap_at")
     under = f" under --mamba-radix-cache-strategy {strategy}" if radix else " (--disable-radix-cache)"
     lost = (
