@@ -197,13 +197,11 @@ def more_line(
     (``+ 22 more SC2086 (Details): lines 32, 37, ...``), else each named (``_named``)."""
     path = _path_of(str(first.get("at") or ""))
     lines = [_PLACE.match(str(f.get("at") or "")) for f in later]
-    subjects = [_SUBJECT.match(str(f.get("message") or "")) for f in later]
-    if all(subjects):
-        items = ", ".join(dict.fromkeys(marked(m.group(1)) for m in subjects if m))
-    elif path and all(m and m.group("path") == path and m.group("line") for m in lines):
+    subjects = all(_SUBJECT.match(str(f.get("message") or "")) for f in later)
+    if not subjects and path and all(m and m.group("path") == path and m.group("line") for m in lines):
         named = list(dict.fromkeys(m.group("line")[1:].split(":", 1)[0] for m in lines if m))
         items = ("lines " if len(named) > 1 else "line ") + ", ".join(named)
-    else:
+    else:  # each by the subject its message names first (all of them do), else by its place
         items = ", ".join(dict.fromkeys(marked(_named(f, places)) for f in later))
     said = f"+ {len(later)} more {first.get('code')} (Details): {items}"
     return Text("  " + one_line(said, width - 2), style="dim")
