@@ -330,9 +330,10 @@ NOT_FOR_A_PLAIN_SCRIPT = (
 )
 
 
-def _imported_by_check(words: list[str]) -> set[str]:
+def _imported_by_check(words: list[str], data_cache: Path | None = None) -> set[str]:
     """Every module ``main(['check', '--format', 'json', *words])`` imported in a fresh interpreter (the
-    console script's import line; shellcheck runs as a user's check runs it)."""
+    console script's import line; shellcheck runs as a user's check runs it), with ``data_cache`` as its
+    ``ARGTRACE_DATA_CACHE`` when given."""
     code = (
         "import contextlib, io, sys\n"
         "before = set(sys.modules)\n"
@@ -344,6 +345,8 @@ def _imported_by_check(words: list[str]) -> set[str]:
     env = dict(os.environ, PYTHONPATH=SRC, HOME=os.environ.get("HOME", "/root"))
     for name in ("XDG_CACHE_HOME", "ANDROID_DATA", "ANDROID_ROOT"):  # see user_cache_dir
         env.pop(name, None)
+    if data_cache is not None:
+        env["ARGTRACE_DATA_CACHE"] = str(data_cache)
     # -S, then the site-packages directories on the path: a .pth file's code (this machine's certifi hook
     # imports zipfile and importlib.resources) would otherwise import modules before `before` is taken
     code = "import site, sys; sys.path.extend(site.getsitepackages())\n" + code
@@ -362,10 +365,12 @@ def test_check_json_on_a_plain_script_imports_none_of_the_heavy_modules() -> Non
     assert imported == []
 
 
-def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() -> None:
+def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code(tmp_path: Path) -> None:
     # the user schemas' directory is cache_dirs.resolver_cache_dir, not resolver/environments.py's
     example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
-    modules = _imported_by_check(["--no-resolve", example])
+    # a data cache of its own: where another checkout's code shares one, each rewrites the copies the other
+    # kept (a copy is keyed by the code that made it), and the second run below would compile again
+    modules = _imported_by_check(["--no-resolve", example], tmp_path)
     assert "argtrace.check" in modules
     assert "argtrace.resolver.environments" not in modules
     # nor the resolution layer: the Hugging Face cache lookup the memory layer's config needs is its own
@@ -380,7 +385,7 @@ def test_a_check_that_resolves_nothing_imports_no_resolver_environment_code() ->
     assert not {"shutil", "bz2", "lzma"} & modules
     # nor _ast in the fix re-checks once the raise sites' tests are kept compiled (start_raises.compile_test;
     # a first run with an empty data cache compiles them)
-    assert "_ast" not in _imported_by_check(["--no-resolve", example])
+    assert "_ast" not in _imported_by_check(["--no-resolve", example], tmp_path)
 
 
 def test_an_absolute_xdg_cache_home_needs_no_platformdirs(monkeypatch: pytest.MonkeyPatch) -> None:
