@@ -236,6 +236,17 @@ class Report:
                 return s
         return None
 
+    def parsed_release(self, framework: str) -> str | None:
+        """The release a late check reads for a launch of ``framework`` that argparse accepts; None for
+        another framework's launch, for no release known, and for a launch argparse refuses first (no code
+        after argparse runs; the parser's findings say why)."""
+        release = self.framework.release
+        if self.framework.name != framework or not release:
+            return None
+        if (self.sections.get("parser") or {}).get("exit_status"):
+            return None
+        return release
+
     def written(self, name: str) -> Setting | None:
         """The setting when the launch writes it and the release knows it; None for a default or a flag the
         release does not take (whose effective value is null)."""

@@ -51,11 +51,9 @@ def _written(report: Report, name: str) -> object:
 def eplb_draft_capture(report: Report) -> LayerResult:
     """RS078 for an SGLang launch with expert-distribution metrics and a draft of two or more steps."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "sglang" or not release or not _in_read_range(release):
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
-        return result
+    release = report.parsed_release("sglang")
+    if release is None or not _in_read_range(release):
+        return result  # (Report.parsed_release)
     if _written(report, "enable_expert_distribution_metrics") is not True:
         return result
     algorithm = _written(report, "speculative_algorithm")

@@ -59,11 +59,9 @@ def mamba_cache(report: Report) -> LayerResult:
     """RS075 for a Mamba cache mode the release drops without prefix caching, RS076 for one whose prefix
     caching branch asserts a setting the launch turns off."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "vllm" or not release:
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
-        return result  # argparse refuses the launch first: no engine reads the mode
+    release = report.parsed_release("vllm")
+    if release is None:
+        return result  # (Report.parsed_release)
     facts = release_facts(release)
     if not facts or not facts.get("reaches_cache"):
         return result  # not read, or the flag no longer reaches the cache (PA016: deprecated, no effect)

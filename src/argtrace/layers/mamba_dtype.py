@@ -78,10 +78,8 @@ def _config(model_dir: Path | None) -> tuple[bool, str | None] | None:
 def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
     """RS073 for an SGLang launch serving a hybrid model in another dtype than its Mamba conv state."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "sglang" or not release:
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
+    release = report.parsed_release("sglang")
+    if release is None:
         return result
     from argtrace.frameworks.release_index import release_index
 
@@ -103,7 +101,7 @@ def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
     ):
         serving, from_config = config[1], True
     if serving is None:
-        return result
+        return result  # (Report.parsed_release)
     here = report.process.at if report.process is not None else None
     server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
     word = server.env.get(VARIABLE) if server is not None else None

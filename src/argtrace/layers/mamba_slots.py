@@ -83,11 +83,9 @@ def _skip_decode_lock(report: Report) -> bool:
 def mamba_slots(report: Report) -> LayerResult:
     """RS074 for an SGLang launch whose Mamba state pool admits fewer requests than --max-running-requests."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "sglang" or not release:
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
-        return result  # argparse refuses the launch first
+    release = report.parsed_release("sglang")
+    if release is None:
+        return result  # (Report.parsed_release)
     facts = release_facts(release)
     pool = report.written("max_mamba_cache_size")
     wanted = report.written("max_running_requests")

@@ -74,11 +74,9 @@ def moe_all2all(report: Report) -> LayerResult:
     """RS068 for an all-to-all backend the launch's parallel layout never uses, RS072 for one the release
     replaces."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "vllm" or not release:
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
-        return result  # argparse refuses the launch first (PA001/PA003 say why): no engine reads the backend
+    release = report.parsed_release("vllm")
+    if release is None:
+        return result  # (Report.parsed_release)
     facts = release_facts(release)
     if not facts:
         return result

@@ -38,10 +38,8 @@ def _in_read_range(release: str) -> bool:
 def rerank_template(report: Report) -> LayerResult:
     """RS077 for an SGLang launch of a Qwen3-VL reranker without --chat-template."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "sglang" or not release or not _in_read_range(release):
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
+    release = report.parsed_release("sglang")
+    if release is None or not _in_read_range(release):
         return result
     model = report.setting("model_path")
     path = model.effective if model is not None else None
@@ -49,7 +47,7 @@ def rerank_template(report: Report) -> LayerResult:
         return result
     lowered = path.lower()
     if not ("qwen3-vl" in lowered or "qwen3vl" in lowered) or "rerank" not in lowered:
-        return result
+        return result  # (Report.parsed_release)
     template = report.setting("chat_template")
     if template is not None and template.intended is not None and not template.unknown_to_framework:
         return result

@@ -62,11 +62,9 @@ def spec_draft_tp(report: Report) -> LayerResult:
     """PA057 for a ``draft_tensor_parallel_size`` other than the target's under a drafter that shares the
     target's tensor-parallel group."""
     result = LayerResult()
-    release = report.framework.release
-    if report.framework.name != "vllm" or not release:
-        return result
-    if (report.sections.get("parser") or {}).get("exit_status"):
-        return result  # argparse refuses the launch first
+    release = report.parsed_release("vllm")
+    if release is None:
+        return result  # (Report.parsed_release)
     facts = release_facts(release)
     if not facts or not facts.get("draft_model_only"):
         return result
