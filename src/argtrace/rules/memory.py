@@ -390,3 +390,25 @@ MM015 = Rule(
         argv=("check", "--no-resolve", "run.sh"),
     ),
 )
+
+MM016 = Rule(
+    code="MM016",
+    layer="memory",
+    severity="error",
+    title="SGLang loads an online-quantized checkpoint at 16 bits before quantizing it: the load fails",
+    rationale=(
+        "`--quantization fp8` on a checkpoint whose config.json has no quantization_config quantizes the "
+        "weights online. SGLang builds every linear weight at the checkpoint's dtype when the checkpoint is "
+        "not fp8-serialized (0.5.10.post1 srt/layers/quantization/fp8.py:372, 0.5.23 :654-656), loads all "
+        "of them, and only then runs process_weights_after_loading module by module (0.5.10.post1 "
+        "model_loader/loader.py:697-709, 0.5.23 :1063 and :1080-1089). One GPU so holds its whole shard at "
+        "16 bits once, about twice what it keeps: a shard that fits at 8 bits but not at 16 fails with CUDA "
+        "out of memory while loading, before any memory setting is read (sglang#2895: DeepSeek-V3 in bf16 "
+        "on 8x H200). `--load-format layered` builds one module at a time and is not checked. The memory "
+        "layer otherwise sizes such a launch at 8 bits (the pools and the KV cache are right); this finding "
+        "is the load itself."
+    ),
+    fix="Load a checkpoint quantized to fp8 offline, or shard the 16-bit weights over more GPUs (--tp-size).",
+    example=_mem(_DENSE_40B, "h100", "--quantization", "fp8", "--tp-size", "1"),
+    correct=_mem(_DENSE_40B, "h100x2", "--quantization", "fp8", "--tp-size", "2"),
+)

@@ -18,7 +18,7 @@ from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_
 from argtrace.layers.memory import dp_attention
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
-from argtrace.layers.memory.online_quant import online_fp8
+from argtrace.layers.memory.online_quant import online_fp8, sglang_load_peak
 from argtrace.layers.memory.sglang_suggest import SAFETY_BYTES, suggest
 from argtrace.layers.memory.weights import WeightEstimate, assumed_quantization, estimate_weights
 from argtrace.model import Evidence, Finding, LayerResult
@@ -398,6 +398,48 @@ def _add_dp_attention_weights(
     )
 
 
+def _online_load_peak(
+    spec: ModelSpec,
+    checkpoint: Any,
+    settings: Mapping[str, Any],
+    r: Any,
+    pp: int,
+    model_config: Path,
+    p: Any,
+    gpu_name: str,
+    version: str | None,
+    findings: list[Finding],
+    rules: Any,
+) -> None:
+    """MM016: SGLang loads an online-quantized checkpoint at its own precision before quantizing it (both
+    bundled releases, 0.5.10.post1 and 0.5.23, do: online_quant.sglang_load_peak)."""
+    peak = sglang_load_peak(
+        spec, checkpoint, settings, r.tp, pp, _model_dir(model_config), p.weights_bytes, p.pre_load_bytes
+    )
+    if peak is None:
+        return
+    short = (peak.bytes_per_rank - peak.available_bytes) / GIB
+    fix = (
+        "load a checkpoint quantized to fp8 offline (its config.json carries a quantization_config, and its "
+        "weights load at 8 bits)"
+    )
+    if peak.tp_that_fits is not None:
+        fix += f", or shard the 16-bit weights over more GPUs: --tp-size {peak.tp_that_fits}"
+    findings.append(
+        rules.MM016.finding(
+            f"--quantization {settings.get('quantization')} on a checkpoint without quantization_config: "
+            f"SGLang {version or sg.VERSION} loads every weight at 16 bits and quantizes only after the "
+            f"last one, so one GPU holds {peak.bytes_per_rank / GIB:.2f} GiB while loading "
+            f"({peak.quantized_bytes_per_rank / GIB:.2f} GiB once fp8), more than the "
+            f"{peak.available_bytes / GIB:.2f} GiB {gpu_name} has free before loading (short by "
+            f"{short:.2f} GiB per GPU): CUDA out of memory while loading the weights"
+            + (" (pipeline stage: the model's share over pp_size, an estimate)" if pp > 1 else ""),
+            setting="quantization",
+            fix=fix,
+        )
+    )
+
+
 def analyze_memory(
     model_config: Path,
     gpu: str | None,
@@ -462,7 +504,7 @@ def analyze_memory(
                 at=at,
             )
         )
-    online_fp8(spec, settings, framework)
+    checkpoint_quant = online_fp8(spec, settings, framework)
     gpu_name = gpu or DEFAULT_GPU
     try:
         selection: GpuSelection = parse_gpu_spec(gpu_name)
@@ -545,6 +587,10 @@ def analyze_memory(
     quant_assumed = assumed_quantization(spec, weights)
     if quant_assumed:
         findings.append(rules.MM012.finding(quant_assumed))
+    if checkpoint_quant is not None and p.oom_stage != "weights":
+        _online_load_peak(
+            spec, checkpoint_quant, settings, r, pp, model_config, p, profile.name, version, findings, rules
+        )
     who = f"SGLang {sg.VERSION} (argtrace's re-derivation)"
     sized_by_framework = False
     if framework_argv is not None and staged is not None:

@@ -60,6 +60,7 @@ def _sglang_parser() -> argparse.ArgumentParser:
     p.add_argument("--speculative-num-draft-tokens", dest="speculative_num_draft_tokens", type=int)
     p.add_argument("--speculative-draft-model-path", dest="speculative_draft_model_path")
     p.add_argument("--quantization", dest="quantization")
+    p.add_argument("--load-format", dest="load_format")
     p.add_argument("--dtype", dest="dtype")
     _bool_flag(p, "--language-only", dest="language_only")
     _bool_flag(p, "--enable-multimodal", dest="enable_multimodal")
