@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm/pull/55380 (2026-09-04, "[Turing] Restore flashinfer support for SM75": the PR's test plan on 2x RTX 2080 Ti, --max-model-len auto and --kv-cache-memory-bytes 4G); the first command of the test plan
+vllm serve Qwen/Qwen3.8-27B-FP8 --tensor-parallel-size 2 --enable-auto-tool-choice --tool-call-parser qwen3_xml --reasoning-parser qwen3 --max-model-len auto --kv-cache-memory-bytes 4G --max-num-seqs 1 --enable-prefix-caching --enable-chunked-prefill --attention-backend FLASHINFER --disable-custom-all-reduce

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/QwenLM/Qwen3/issues/1489 (2025-06-09: docs/source/deployment/vllm.md line 186 at 0eea76c writes --enable-reasoning-parser, which "needs to be changed to --enable-reasoning"); Qwen3's README of the time asks for vllm>=0.8.5, so 0.8.5.post1 is given; the flag the report quotes is kept, the model and the parser are stand-ins
+vllm serve Qwen/Qwen3-8B --enable-reasoning-parser --reasoning-parser deepseek_r1

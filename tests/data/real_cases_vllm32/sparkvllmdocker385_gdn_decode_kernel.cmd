@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/eugr/spark-vllm-docker/issues/385 (2026-09-10: the qwen3.8-flash-next-nvfp4-solo recipe, run on an image built without the experimental B12X patch, stops with "vllm: error: unrecognized arguments: --gdn-decode-kernel b12x"; building with --exp-b12x fixed it); the recipe's model path, port and the other flags are stand-ins, the flag the parser refuses is kept
+vllm serve nvidia/Qwen3.8-Flash-Next-NVFP4 --host 0.0.0.0 --port 8000 --gdn-decode-kernel b12x --max-model-len 131072 --gpu-memory-utilization 0.85

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-ascend/pull/5257 (2025-12-22, vLLM release/v0.13.0: docs/source/tutorials/Qwen3_embedding.md served the model with "vllm serve Qwen/Qwen3-Embedding-8B --task embed --host 127.0.0.1 --port 8888", which 0.13.0 no longer parses; the review asks for --runner pooling instead); the tutorial's command
+vllm serve Qwen/Qwen3-Embedding-8B --task embed --host 127.0.0.1 --port 8888
