@@ -372,6 +372,8 @@ def render() -> str:
         "generated_by": GENERATOR,
         "profiles": profiles,
         "aliases": alias_table(named),
+        # for a device described on the command line (argtrace.gpus.described): the same rule
+        "flashinfer_min_cc": list(FLASHINFER_MIN_CC),
     }
     return json.dumps(data, indent=1, ensure_ascii=False) + "\n"
 

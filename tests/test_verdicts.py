@@ -219,7 +219,9 @@ def test_the_shipped_example_without_options_names_no_assumed_release_as_fact() 
             ["check", "--gpu", "h900", "-c", "x"],
             "argtrace check: --gpu: unknown GPU profile 'h900'; known: a10, a100-40g, a100-80g, a40, "
             "a800-80g, b200, gh200, h100, h100-nvl, h20, h200, l20, l4, l40s, mi300x, rtx-3090, rtx-4090, "
-            "rtx-5090, rtx-a6000, rtx-pro-6000, t4, v100, v100-16g (append xN for N GPUs, e.g. h100x8)\n",
+            "rtx-5090, rtx-a6000, rtx-pro-6000, t4, v100, v100-16g (append xN for N GPUs, e.g. h100x8), or "
+            "describe the device as nvidia-smi prints it: --gpu 'NAME, MEMORY MiB, CC' (nvidia-smi "
+            "--query-gpu=name,memory.total,compute_cap --format=csv,noheader)\n",
         ),
         (
             ["check", "--framework-version", "banana", "-c", "x"],

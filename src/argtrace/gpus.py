@@ -20,6 +20,11 @@ from quoted public ``nvidia-smi``/CUDA lines (``deviceQuery``) and NVIDIA's tabl
 each value with its source. The same file holds the
 spellings ``--gpu`` accepts for every profile (``NVIDIA L4``, ``RTX 4090``, ``4090``), derived there by one
 rule from each name and ``nvidia-smi`` product name; a spelling is looked up by ``alias_key``.
+
+A device the catalog lacks is described as ``nvidia-smi --query-gpu=name,memory.total,compute_cap
+--format=csv,noheader`` prints it (``described``): ``--gpu "NVIDIA GeForce RTX 4070 Ti SUPER, 16376 MiB,
+8.9"``. Its CUDA total is the one value not printed there; it is estimated on the side that keeps errors
+true (the profile's ``estimate`` says how).
 """
 
 from __future__ import annotations
@@ -46,6 +51,9 @@ class GpuProfile:
     compute_capability: tuple[int, int]
     vendor: Vendor
     flashinfer: bool
+    # how the CUDA total of a device described on the command line was estimated (``described``); "" for a
+    # profile of the catalog, every value of which was read from a real device
+    estimate: str = ""
 
     @property
     def total_gib(self) -> float:
@@ -132,12 +140,75 @@ class GpuSelection:
         return self.profile.name if self.count == 1 else f"{self.profile.name}x{self.count}"
 
 
+# nvidia-smi --query-gpu=name,memory.total,compute_cap --format=csv,noheader: "NVIDIA GeForce RTX 4070 Ti
+# SUPER, 16376 MiB, 8.9" (the name may be left out), then a count as after a profile's name ("... 8.9x2")
+_DESCRIBED = re.compile(
+    r"^\s*(?:(?P<name>[^,]*[^,\s])\s*,\s*)?(?P<mib>\d{1,7})\s*MiB\s*,\s*(?P<major>\d{1,2})\.(?P<minor>\d)"
+    r"\s*(?:x\s*(?P<count>\d{1,5}))?\s*$",
+    re.IGNORECASE,
+)
+DESCRIBE_HINT = (
+    "or describe the device as nvidia-smi prints it: --gpu 'NAME, MEMORY MiB, CC' "
+    "(nvidia-smi --query-gpu=name,memory.total,compute_cap --format=csv,noheader)"
+)
+
+
+def described(spec: str) -> GpuSelection | None:
+    """A device the catalog lacks, from the line ``nvidia-smi --query-gpu=name,memory.total,compute_cap
+    --format=csv,noheader`` prints for it (``NVIDIA GeForce RTX 4070 Ti SUPER, 16376 MiB, 8.9``, the name
+    optional, ``xN`` for N of them); None for any other text.
+
+    nvidia-smi's total counts memory the driver keeps back, which CUDA's total (``total_bytes``, what the
+    frameworks size against) does not. The catalog's NVIDIA devices keep back 197-764 MiB; the least of
+    them is taken, which gives the largest total such a device could have: a launch found not to fit would
+    not fit with any of the others, while a close fit is only as sure as the estimate (``estimate``).
+    FlashInfer's support follows the capability by the catalog's rule.
+    """
+    match = _DESCRIBED.match(spec)
+    if match is None:
+        return None
+    mib, count = int(match.group("mib")), int(match.group("count") or 1)
+    capability = (int(match.group("major")), int(match.group("minor")))
+    catalog = [p for p in GPUS.values() if p.vendor == "nvidia"]
+    kept = sorted(p.smi_total_mib * MIB - p.total_bytes for p in catalog)
+    least = kept[0]
+    if count < 1:
+        raise ValueError(f"GPU count must be at least 1 in {spec!r}")
+    if mib * MIB <= least:
+        raise ValueError(f"{spec!r}: {mib} MiB is less than what a device's driver keeps back")
+    rule = _DATA.get("flashinfer_min_cc")
+    if not isinstance(rule, list) or len(rule) != 2:
+        raise ValueError(f"{spec!r}: the GPU catalog (data/gpu_profiles.json) cannot be read")
+    name = match.group("name") or ""
+    total = mib * MIB - least
+    estimate = (
+        f"described as nvidia-smi prints it: {mib} MiB, compute capability {capability[0]}.{capability[1]}; "
+        f"CUDA's total taken as {total / MIB:.0f} MiB, less the {least / MIB:.0f} MiB the driver keeps back "
+        f"on the catalog's device that keeps least ({len(catalog)} NVIDIA devices keep "
+        f"{least / MIB:.0f}-{kept[-1] / MIB:.0f} MiB): a launch found not to fit would fit on none of them"
+    )
+    profile = GpuProfile(
+        f"{name + ', ' if name else ''}{mib} MiB, {capability[0]}.{capability[1]}",
+        name or f"a GPU of {mib} MiB",
+        mib,
+        total,
+        capability,
+        "nvidia",
+        capability >= (int(rule[0]), int(rule[1])),
+        estimate,
+    )
+    return GpuSelection(profile, count)
+
+
 def count_given(spec: str) -> bool:
     """Whether ``spec`` names a count (``h100x8``, ``h100x1``) and not only a model (``h100``, ``mi300x``).
 
     A bare model name means "as many of these as the launch needs": the user said which GPU, not how many,
     so no finding may rest on a count of 1 they never wrote.
     """
+    described_as = _DESCRIBED.match(spec)
+    if described_as is not None:
+        return described_as.group("count") is not None
     key = alias_key(spec)
     if key in ALIASES:
         return False
@@ -147,7 +218,8 @@ def count_given(spec: str) -> bool:
 
 def parse_gpu_spec(spec: str) -> GpuSelection:
     """``h100`` -> (h100, 1); ``rtx-pro-6000x4`` -> (rtx-pro-6000, 4); ``mi300x`` -> (mi300x, 1);
-    ``NVIDIA L4`` -> (l4, 1); ``RTX 4090 x2`` -> (rtx-4090, 2): any spelling of ``ALIASES``.
+    ``NVIDIA L4`` -> (l4, 1); ``RTX 4090 x2`` -> (rtx-4090, 2): any spelling of ``ALIASES``; a device
+    described as nvidia-smi prints it (``described``).
 
     Raises ``ValueError`` with the known names for an unknown profile or a zero count.
     """
@@ -160,5 +232,10 @@ def parse_gpu_spec(spec: str) -> GpuSelection:
         if count < 1:
             raise ValueError(f"GPU count must be at least 1 in {spec!r}")
         return GpuSelection(GPUS[ALIASES[match.group("name")]], count)
+    selection = described(spec)
+    if selection is not None:
+        return selection
     known = ", ".join(sorted(GPUS))
-    raise ValueError(f"unknown GPU profile {spec!r}; known: {known} (append xN for N GPUs, e.g. h100x8)")
+    raise ValueError(
+        f"unknown GPU profile {spec!r}; known: {known} (append xN for N GPUs, e.g. h100x8), {DESCRIBE_HINT}"
+    )

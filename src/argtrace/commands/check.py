@@ -70,7 +70,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--gpu",
         metavar="NAME[xCOUNT]",
         help="GPU profile for resolution and memory, e.g. h100x8, rtx-pro-6000x4 (a bare NAME: as many "
-        "as the launch needs)",
+        "as the launch needs); a GPU without a profile as nvidia-smi prints it: 'NAME, 16376 MiB, 8.9x2' "
+        "(--query-gpu=name,memory.total,compute_cap --format=csv,noheader)",
     )
     parser.add_argument(
         "--log", metavar="LOG", help="the server's startup log, to compare with the intended configuration"

@@ -24,7 +24,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--gpu",
         metavar="NAME[xN]",
         help="GPU profile, e.g. h100x2, rtx-pro-6000x4; a bare NAME is as many as the launch needs "
-        "(default h100)",
+        "(default h100); a GPU without a profile as nvidia-smi prints it: 'NAME, 16376 MiB, 8.9x2' "
+        "(--query-gpu=name,memory.total,compute_cap --format=csv,noheader)",
     )
     parser.add_argument(
         "--framework",

@@ -526,6 +526,8 @@ def analyze_memory(
         "smi_total_mib": profile.smi_total_mib,
         "count": selection.count,
     }
+    if profile.estimate:  # a device described on the command line (gpus.described)
+        section["gpu"]["estimate"] = profile.estimate
     env = env or {}
     if framework == "vllm":
         from argtrace.layers.memory import vllm_section

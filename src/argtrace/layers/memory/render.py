@@ -91,9 +91,13 @@ def memory_text(section: Mapping[str, Any]) -> str:
     lines: list[str] = []
     gpu = section.get("gpu") or {}
     head = f"Memory per GPU ({section.get('source') or section.get('formulas') or section.get('framework')}"
-    if isinstance(gpu, Mapping) and gpu:
+    if isinstance(gpu, Mapping) and gpu.get("estimate"):  # described on the command line: its total estimated
+        head += f", {gpu.get('label')}, {_g(gpu.get('total_bytes'))} estimated"
+    elif isinstance(gpu, Mapping) and gpu:
         head += f", {gpu.get('name')}: {gpu.get('label')}, {_g(gpu.get('total_bytes'))}"
     lines.append(head + ")")
+    if isinstance(gpu, Mapping) and gpu.get("estimate"):
+        lines.append(f"  GPU {gpu['estimate']}")
     lines += _pipeline_lines(section.get("pipeline"))
     breakdown = section.get("breakdown") or []
     for row in breakdown:
