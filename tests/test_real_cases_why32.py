@@ -1,4 +1,4 @@
-"""`argtrace why` on a 29th batch of 11 error texts from public reports of 2025-2026 it was never tuned on
+"""`argtrace why` on a 29th batch of 12 error texts from public reports of 2025-2026 it was never tuned on
 (texts and URLs in tests/data/real_cases_why32/, the first line of each file names the report, the release and
 the cause its thread settled on, and what is a stand-in), as a new user runs it, and the mechanisms they led
 to (docs/real_cases.md "`why`, 29th batch (why32)"):
@@ -6,7 +6,8 @@ to (docs/real_cases.md "`why`, 29th batch (why32)"):
 - other programs' words read ahead of the frames they surface in (``why_toolchain.TOOLCHAIN_WORDINGS``):
   numactl's refused memory binding (SGLang's SGLANG_NUMA_BIND_V2 wrapper, vLLM's --numa-bind), CUDA's "No CUDA
   GPUs are available" in a process given no GPU (a Ray Data map worker), the NVIDIA driver's own libcuda.so.1
-  missing from the loader's path, NCCL's bootstrap that cannot connect to another node's rank;
+  missing from the loader's path, NCCL's bootstrap that cannot connect to another node's rank, torchvision's
+  operators missing from a torch it was not built for;
 - tokenizers' "untagged enum" refusal of a tokenizer.json names its way out (a newer tokenizers);
 - huggingface_hub's GatedRepoError names the repository and where the token must be
   (``why_fixes.hub_repo_fix``);
@@ -147,6 +148,14 @@ CASES = [
         origin="pydantic",
     ),
     WhyCase(
+        "vllmascend477_torchvision_nms",
+        "c",
+        "a",
+        None,
+        "none",
+        origin="torchvision: its compiled operators did not load into the installed torch, so torchvision",
+    ),
+    WhyCase(
         "xinference2836_nccl_unhandled_system_error_docker",
         "a",
         "a",
@@ -159,10 +168,10 @@ CASES = [
 ]
 
 
-def test_the_batch_is_11_reports_with_their_urls() -> None:
+def test_the_batch_is_12_reports_with_their_urls() -> None:
     assert sorted(c.name for c in CASES) == sorted(p.stem for p in DATA.glob("*.txt"))
-    assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 11
-    assert batch_grades(CASES) == ([5, 3, 3, 0], [11, 0, 0, 0])
+    assert len({quoted_url(DATA / f"{c.name}.txt") for c in CASES}) == 12
+    assert batch_grades(CASES) == ([5, 3, 4, 0], [12, 0, 0, 0])
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda c: c.name)
@@ -182,6 +191,7 @@ WAY_OUT = {
     "sglang4778_sgl_kernel_libcuda_so1": "LD_LIBRARY_PATH",
     "vllm14413_no_cuda_gpus_ray_data_map_worker": "num_gpus on the Ray Data map",
     "vllmascend6790_cannot_find_config_file_ascend": "--quantization ascend",
+    "vllmascend477_torchvision_nms": "install the torchvision made for the installed torch",
     "xinference2836_nccl_unhandled_system_error_docker": "--shm-size",
 }
 
@@ -215,6 +225,14 @@ def test_a_process_given_no_gpu() -> None:
     # not: a count of GPUs, CUDA's other refusals
     assert _said("INFO: 8 CUDA GPUs are available") == ""
     assert not _said("RuntimeError: CUDA error: no kernel image is available").startswith("CUDA, as torch")
+
+
+def test_torchvision_built_for_another_torch() -> None:
+    assert _said("RuntimeError: operator torchvision::roi_align does not exist").startswith(
+        "torchvision: its compiled operators did not load"
+    )
+    # not: another library's missing operator
+    assert not _said("RuntimeError: operator vllm::fused_moe does not exist").startswith("torchvision")
 
 
 def test_the_drivers_own_library() -> None:

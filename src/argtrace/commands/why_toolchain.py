@@ -13,7 +13,8 @@ The 29th batch (tests/data/real_cases_why32/, docs/real_cases.md "`why`, 29th ba
 refused memory binding (SGLang's SGLANG_NUMA_BIND_V2, default on: sglang 0.5.10.post1's srt/environ.py:506 and
 0.5.23's :1721; the probe that falls back, 0.5.23's srt/utils/numa_utils.py:254; vLLM's --numa-bind, 0.33.0's
 engine/arg_utils.py:1187), CUDA's "No CUDA GPUs are available" (torch 2.13.0's libtorch) in a process given no
-GPU, and the driver's own libcuda.so.1 missing from the loader's path.
+GPU, the driver's own libcuda.so.1 missing from the loader's path, and torchvision's operators missing
+from a torch it was not built for (the torchvision 0.21.0 wheel's METADATA pins torch==2.6.0).
 """
 
 from __future__ import annotations
@@ -115,6 +116,18 @@ TOOLCHAIN_WORDINGS: tuple[Wording, ...] = (
         r"NCCL WARN socket(?:Poll|Start)?Connect: Connect to \S+ (?:returned|failed)[^\n]*?"
         r"(?:No route to host|Connection refused|Connection timed out|Network is unreachable)",
         "https://github.com/sgl-project/sglang/issues/3820",
+    ),
+    Wording(
+        # vllm-ascend#477 (fixed by its PR#479: torchvision<0.21.0 to match torch/torch_npu 2.5.1); the
+        # torchvision 0.21.0 wheel pins torch==2.6.0 (its METADATA) and registers the operator's fake kernel
+        # in torchvision/_meta_registrations.py:163, which raises this when its compiled operators are absent
+        "torchvision: its compiled operators did not load into the installed torch, so torchvision was built "
+        "for another torch release (each torchvision wheel pins one torch release, as 0.21.0 pins torch "
+        "2.6.0; a CPU or other-CUDA build of either counts too): install the torchvision made for the "
+        "installed torch (pip install torchvision==<the release paired with it>, from the same index as "
+        "torch), or the torch it was built for; no server setting",
+        r"operator torchvision::\w+ does not exist",
+        "https://github.com/vllm-project/vllm-ascend/issues/477",
     ),
     Wording(
         # sglang#27368 (seccomp denying set_mempolicy, or a cpuset.mems without the GPU's node: numactl exits
