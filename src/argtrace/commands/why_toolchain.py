@@ -123,7 +123,7 @@ TOOLCHAIN_WORDINGS: tuple[Wording, ...] = (
         # in torchvision/_meta_registrations.py:163, which raises this when its compiled operators are absent
         "torchvision: its compiled operators did not load into the installed torch, so torchvision was built "
         "for another torch release (each torchvision wheel pins one torch release, as 0.21.0 pins torch "
-        "2.6.0; a CPU or other-CUDA build of either counts too): install the torchvision made for the "
+        "2.6.0): install the torchvision made for the "
         "installed torch (pip install torchvision==<the release paired with it>, from the same index as "
         "torch), or the torch it was built for; no server setting",
         r"operator torchvision::\w+ does not exist",
