@@ -25,6 +25,7 @@ from argtrace.commands.why_fixes import (
     key_handler_fix,
     lookup_handler_fix,
     peer_mismatch_fix,
+    quant_config_fix,
     refused_json_fix,
     registry_fix,
     replacement_fix,
@@ -313,6 +314,7 @@ def group_matches(
                 or replacement_fix(group, text)
                 or weight_name_fix(group, text)
                 or hub_repo_fix(group, text)
+                or quant_config_fix(group, text)
                 or peer_mismatch_fix(group)
                 or _avoid(group)
             )

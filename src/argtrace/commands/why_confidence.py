@@ -332,7 +332,11 @@ FOREIGN_WORDINGS: tuple[Wording, ...] = (
         "https://github.com/ROCm/aiter/issues/4831",
     ),
     Wording(
-        "tokenizers: the installed release cannot read the model's tokenizer.json",
+        # aws/sagemaker-python-sdk#5752: a DJL/vLLM container's tokenizers older than the file's format
+        "tokenizers: the installed release cannot read the model's tokenizer.json, which a newer tokenizers "
+        "saved (a format this release does not know): install a tokenizers (and transformers) new enough for "
+        "the file, within what the server release allows (a newer server image), or save the tokenizer again "
+        "with the installed release; no server setting",
         r"did not match any variant of untagged enum",
         "https://github.com/allenai/open-instruct/issues/738",
     ),

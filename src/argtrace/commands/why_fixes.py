@@ -442,10 +442,11 @@ def weight_name_fix(group: Mapping[str, Any], text: str) -> str | None:
 
 
 _REPO_NOT_FOUND = re.compile(r"Repository Not Found for url", re.I)
+_GATED = re.compile(r"Cannot access gated repo for url", re.I)
 # the repository id in the Hub URL the text quotes: <id>/resolve/<rev>/<file> or /api/models/<id>/revision/
 _HUB_ID = re.compile(
-    r"Repository Not Found for url: https?://[^/\s]+/(?:api/models/)?(?P<id>[^\s/]+(?:/[^\s/]+)?)"
-    r"/(?:resolve|revision|tree)/"
+    r"(?:Repository Not Found|Cannot access gated repo) for url:? https?://[^/\s]+/(?:api/models/)?"
+    r"(?P<id>[^\s/]+(?:/[^\s/]+)?)/(?:resolve|revision|tree)/"
 )
 
 
@@ -453,16 +454,50 @@ def hub_repo_fix(group: Mapping[str, Any], text: str) -> str | None:
     """The fix for huggingface_hub's RepositoryNotFoundError (vast-ai/base-image#128: "Qwen/Qwen3.5-27B-AWQ",
     an id with no repository; boson-ai/higgs-audio#123: a bare folder name no directory matched, read as an
     id): the Hub answers 401 "Repository Not Found" both for an id that does not exist and for a private or
-    gated one asked without a token, so the fix names both. None for other messages."""
-    if not _REPO_NOT_FOUND.search(str(group["message"])):
-        return None
+    gated one asked without a token, so the fix names both. Its GatedRepoError (ray-project/ray#54812: the
+    HF_TOKEN of a Ray Serve deployment's runtime_env did not reach vLLM V1's engine processes) is a
+    repository that exists: the token is missing where the Hub is read, or its account lacks access. None
+    for other messages."""
     m = _HUB_ID.search(text)
     repo = repr(m.group("id")) if m else "the id in the URL"
+    if _GATED.search(str(group["message"])):
+        return (
+            f"the Hub's repository {repo} is gated: the request carried no token, or the token's account "
+            "has not been granted access: accept the model's terms on its page with that account, and give "
+            "its token (HF_TOKEN) to every process that reads the Hub (the server's environment and its "
+            "workers': a container's env, a Ray runtime_env that reaches the engine's processes, a "
+            "Kubernetes secret mounted as HF_TOKEN), or serve a local copy of the weights; no other server "
+            "setting changes it"
+        )
+    if not _REPO_NOT_FOUND.search(str(group["message"])):
+        return None
     return (
         f"the Hub has no repository {repo} this request may read: an id that does not exist (misspelt, or a "
         "local folder that is not where the process runs, which is then read as an id) or a private or gated "
         "repository asked for without a token: name a repository that exists (its page on the Hub) or a "
         "folder that exists, or give a token with access (HF_TOKEN); no other server setting changes it"
+    )
+
+
+_QUANT_FILE = re.compile(r"Cannot find the config file for \{")
+_QUANT_METHOD = re.compile(r"Cannot find the config file for (?P<m>[A-Za-z][\w-]*)")
+
+
+def quant_config_fix(group: Mapping[str, Any], text: str) -> str | None:
+    """The fix for vLLM's get_quant_config finding no config file of the quantization method among the model
+    folder's *.json (vllm-ascend#6790: 'ascend' on DeepSeek-V3.1 weights; vllm#13612: 'gptq'): vLLM 0.33.0's
+    model_loader/weight_utils.py:372-380 globs the folder for the method's own file names, so the weights
+    are not quantized with the method the launch names (or the file was not copied). None for other
+    messages."""
+    if not _QUANT_FILE.search(str(group["message"])):
+        return None
+    m = _QUANT_METHOD.search(text)
+    method = m.group("m") if m else "the method"
+    return (
+        f"--quantization {method} asks for {method}'s quantization config file among the model folder's "
+        "*.json files, and the folder holds none: the weights are not quantized with it (or that file was "
+        "not copied with them): leave --quantization unset so the method comes from the checkpoint's own "
+        f"config, or point --model at weights quantized with {method}"
     )
 
 

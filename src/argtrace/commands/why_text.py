@@ -305,7 +305,10 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         # the sites are candidates matched on words; a log signature matched the text's own message (vLLM's
         # EngineDeadError, whose words no raise site holds: vllm#42362): what it means comes first
         lines.extend(_render_signatures(list(section["signatures"])))
-    lines.extend(render_weak(section), 3)
+    for k, line in enumerate(render_weak(section)):
+        # who printed the text goes first and whole: a known wording carries its way out at its end (numactl's
+        # refused binding, sglang#27368, was cut after three lines, before its fix)
+        lines.add(line, 9 if k == 0 and section.get("origin") else 3)
     lines.extend(
         render_shell(section)
         + render_call(section)

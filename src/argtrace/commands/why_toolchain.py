@@ -8,6 +8,13 @@ Learned from the 28th ``why`` batch (tests/data/real_cases_why30/, docs/real_cas
 (flashinfer/jit/cpp_ext.py: CUDA_HOME or CUDA_PATH at line 49, -static-global-template-stub=false for a CUDA
 release >= 12.8 at 204-207, FLASHINFER_EXTRA_CUDAFLAGS at 231, "Ninja build failed." at 377); vLLM's from
 vLLM 0.33.0 (vllm/platforms/__init__.py:291, VLLM_USE_FLASHINFER_SAMPLER in vllm/envs.py:887).
+
+The 29th batch (tests/data/real_cases_why32/, docs/real_cases.md "`why`, 29th batch (why32)") added numactl's
+refused memory binding (SGLang's SGLANG_NUMA_BIND_V2, default on: sglang 0.5.10.post1's srt/environ.py:506 and
+0.5.23's :1721; the probe that falls back, 0.5.23's srt/utils/numa_utils.py:254; vLLM's --numa-bind, 0.33.0's
+engine/arg_utils.py:1187), CUDA's "No CUDA GPUs are available" (torch 2.13.0's libtorch) in a process given no
+GPU, the driver's own libcuda.so.1 missing from the loader's path, and torchvision's operators missing
+from a torch it was not built for (the torchvision 0.21.0 wheel's METADATA pins torch==2.6.0).
 """
 
 from __future__ import annotations
@@ -97,5 +104,67 @@ TOOLCHAIN_WORDINGS: tuple[Wording, ...] = (
         "devices the placement group (the instance, under GPUStack or KubeRay) has, or give it that many",
         r"placement group bundle index \d+ is invalid\. Valid placement group indexes: 0-\d+",
         "https://github.com/gpustack/gpustack/issues/2500",
+    ),
+    Wording(
+        # sglang#3820 (TP 16 over two nodes: "socketPollConnect: Connect to 10.0.0.4<56849> returned 113(No
+        # route to host)"); NCCL's own words in misc/socket.cc (socketPollConnect, socketStartConnect)
+        "NCCL's bootstrap between ranks on different nodes: this rank could not open a TCP connection to "
+        "another rank's address (no route, refused or timed out): NCCL picked an interface the nodes do not "
+        "reach each other on (set NCCL_SOCKET_IFNAME, and GLOO_SOCKET_IFNAME, to the interface of the "
+        "network the nodes share, on every node; in containers, the host's network), or a firewall blocks "
+        "the ports between the nodes (open them); no server setting's value",
+        r"NCCL WARN socket(?:Poll|Start)?Connect: Connect to \S+ (?:returned|failed)[^\n]*?"
+        r"(?:No route to host|Connection refused|Connection timed out|Network is unreachable)",
+        "https://github.com/sgl-project/sglang/issues/3820",
+    ),
+    Wording(
+        # vllm-ascend#477 (fixed by its PR#479: torchvision<0.21.0 to match torch/torch_npu 2.5.1); the
+        # torchvision 0.21.0 wheel pins torch==2.6.0 (its METADATA) and registers the operator's fake kernel
+        # in torchvision/_meta_registrations.py:163, which raises this when its compiled operators are absent
+        "torchvision: its compiled operators did not load into the installed torch, so torchvision was built "
+        "for another torch release (each torchvision wheel pins one torch release, as 0.21.0 pins torch "
+        "2.6.0): install the torchvision made for the "
+        "installed torch (pip install torchvision==<the release paired with it>, from the same index as "
+        "torch), or the torch it was built for; no server setting",
+        r"operator torchvision::\w+ does not exist",
+        "https://github.com/vllm-project/vllm-ascend/issues/477",
+    ),
+    Wording(
+        # sglang#27368 (seccomp denying set_mempolicy, or a cpuset.mems without the GPU's node: numactl exits
+        # before Python starts, the scheduler dies with exit code 1), fixed by sglang PR#28401's probe
+        "numactl (the NUMA binding SGLang puts in front of each scheduler process while "
+        "SGLANG_NUMA_BIND_V2 is on, its default; vLLM's --numa-bind does the same for its workers): the "
+        "memory binding (--membind) "
+        "was refused, because the container's cpuset.mems leaves out the GPU's NUMA node or its seccomp "
+        "profile denies set_mempolicy, and numactl exited before Python started (the process died with exit "
+        "code 1 and no traceback): a release that probes numactl and falls back to CPU-only binding (SGLang "
+        "PR#28401), SGLANG_NUMA_BIND_V2=0 (vLLM: without --numa-bind), or a container that allows the "
+        "binding; no other server setting",
+        r"\bsetting (?:membind|interleave|preferred(?: node)?)(?: policy)?: "
+        r"(?:Invalid argument|Operation not permitted)|\bset_mempolicy: Operation not permitted",
+        "https://github.com/sgl-project/sglang/issues/27368",
+    ),
+    Wording(
+        # vllm#14413 (vLLM created in a Ray Data map worker with TP > 1), vllm#14610 and ray#51242's analysis:
+        # the process that creates the engine holds no GPU of the placement group
+        "CUDA, as torch reaches it: the process sees no GPU: CUDA_VISIBLE_DEVICES is empty or names no "
+        "device, or the container was given none; under Ray (a '(_MapWorker pid=…)', '(ServeReplica…)' or "
+        "'(RayWorkerWrapper…)' tag), the task or actor running this code was given no GPU (num_gpus 0), so "
+        "Ray hid them all: give the process that creates the engine a GPU (num_gpus on the Ray Data map "
+        "worker, the Serve deployment's ray_actor_options or placement group bundles), or let the engine "
+        "make its own placement group; no engine flag",
+        r"\bNo CUDA GPUs are available\b",
+        "https://github.com/vllm-project/vllm/issues/14413",
+    ),
+    Wording(
+        # sglang#4778: sgl_kernel's import in a conda environment; the reporter added CUDA's compat directory
+        # (the one holding libcuda.so.1) to LD_LIBRARY_PATH
+        "the dynamic loader: libcuda.so.1 is the NVIDIA driver's own library (not a pip package): the "
+        "process does not see the driver: in a container, run it with the GPU runtime (Docker: --gpus all "
+        "or --runtime nvidia; Kubernetes: an nvidia.com/gpu limit under the NVIDIA runtime class); on a "
+        "host, add the directory that holds libcuda.so.1 (the driver's, or CUDA's compat directory) to "
+        "LD_LIBRARY_PATH; no server setting",
+        r"\blibcuda\.so[.\d]*: cannot open shared object file",
+        "https://github.com/sgl-project/sglang/issues/4778",
     ),
 )
