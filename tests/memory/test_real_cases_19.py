@@ -73,11 +73,11 @@ PREDICTED = [
     # weights 15.87 GiB vs 17.61 logged (-9.9 %: the checkpoint's group size or head are not in the
     # report); KV 9,456 tokens vs 3,584 (+164 %, and "fits" where vLLM refused): V0's multimodal profile run
     # (the vision tower on dummy images) is not estimated
-    ("vllm#16199", 0, [("MM003", "warning"), ("MM005", "warning")], "fits", 17037039616, 9456, 4803597687,
+    ("vllm#16199", 0, [("MM003", "info"), ("MM005", "warning")], "fits", 17037039616, 9456, 4803597687,
      {"weights_gib": 0.10, "kv_tokens": 1.7}),
     # --hf-config-path names the bf16 base config: vLLM builds bf16 layers (engine line: quantization=None);
     # the MM001 names it (test_hf_config_path_is_the_config_vllm_sizes)
-    ("vllm#16128", 1, [("MM003", "warning"), ("MM001", "error")], "oom", 47827023872, None, -26762490986, {}),
+    ("vllm#16128", 1, [("MM003", "info"), ("MM001", "error")], "oom", 47827023872, None, -26762490986, {}),
     ("vllm#18156", 1, [("MM001", "error")], "oom", 31015025664, None, -9581394026, {}),
     # without --dp-size SGLang 0.5.10.post1 turns DP attention off (a note); see the --dp 8 variant below
     ("sglang#2763", 0, [("MM008", "info")], "fits", 58936657920, 110569, None, {}),

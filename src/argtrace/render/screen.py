@@ -94,7 +94,7 @@ def one_line(text: str, width: int) -> str:
 # screen (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches"); beside an
 # error or a warning the ``info`` ones are one line together (``reach_line``): on the class-a real
 # cases they were most of the info headlines beside an alarm (bench/first_screen_audit.py).
-ABOUT_THE_ANALYSIS = frozenset({"PR007", "PR008", "PR011", "RS004"})
+ABOUT_THE_ANALYSIS = frozenset({"MM003", "PR007", "PR008", "PR011", "RS004"})
 
 
 def severity_rank(finding: Mapping[str, Any]) -> int:
