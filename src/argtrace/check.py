@@ -739,6 +739,10 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.eplb_draft_capture import eplb_draft_capture  # RS078: metrics in the capture
 
     results.append(eplb_draft_capture(report))
+    if report.framework.name == "sglang" and report.setting("disaggregation_mode") is not None:
+        from argtrace.layers.disagg_spec import disagg_spec  # RS080: no draft input on the decode side
+
+        results.append(disagg_spec(report))
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))

@@ -1,0 +1,138 @@
+"""A speculative algorithm whose draft input the release's PD decode server never builds (RS080).
+
+A decode server of PD disaggregation (``--disaggregation-mode decode``) receives each request already
+prefilled, so its first decode step runs before any local forward could set up the draft state: the decode
+batch's draft input comes from ``SpeculativeAlgorithm.build_disagg_draft_input`` (srt/speculative/
+spec_info.py, called from srt/disaggregation/decode_schedule_batch_mixin.py), which returns None for an
+algorithm it has no branch for, and ``spec_prepare_for_decode`` (srt/speculative/spec_utils.py) dereferences
+``batch.spec_info`` for the DFLASH family without a None check. Such a decode server starts, then its
+scheduler dies at the first transferred request: "AttributeError: 'NoneType' object has no attribute
+'prepare_for_decode'" (sglang#36140 on a 0.5.16-based build; sglang PR#31513's comment on plain 0.5.16).
+
+What each release builds and dereferences is read from its wheel (scripts/gen_sglang_disagg_spec.py,
+frameworks/data/sglang_disagg_spec.json): DFLASH on 0.5.15.post1-0.5.19, DSPARK on 0.5.16; 0.5.20 builds
+both. An error when the launch names the release; when nothing names it, a note naming the releases read
+whose decode server would fail (the newest bundled release, which the analysis assumes, builds both).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from argtrace.model import Evidence, LayerResult, Report
+from argtrace.package_data import bundled_json
+
+
+@lru_cache(maxsize=1)
+def _releases() -> dict[str, dict[str, Any]]:
+    data: dict[str, dict[str, Any]] = bundled_json("frameworks/data/sglang_disagg_spec.json")["releases"]
+    return data
+
+
+def _written(report: Report, name: str) -> object:
+    setting = report.setting(name)
+    if setting is None or setting.unknown_to_framework or setting.intended is None:
+        return None
+    return setting.effective
+
+
+def _span(releases: list[str]) -> str:
+    """``0.5.15.post1-0.5.19`` for consecutive bundled releases, else the names joined."""
+    from argtrace.frameworks.release_index import release_index
+
+    order = list(release_index("sglang").releases)
+    if len(releases) > 1 and all(r in order for r in releases):
+        at = sorted(order.index(r) for r in releases)
+        if at[-1] - at[0] == len(at) - 1:
+            return f"{order[at[0]]}-{order[at[-1]]}"
+    return ", ".join(releases)
+
+
+def disagg_spec(report: Report) -> LayerResult:
+    """RS080 for an SGLang PD decode server with a speculative algorithm its release builds no draft input
+    for."""
+    result = LayerResult()
+    if report.framework.name != "sglang" or (report.sections.get("parser") or {}).get("exit_status"):
+        return result
+    if _written(report, "disaggregation_mode") != "decode":
+        return result
+    written = _written(report, "speculative_algorithm")
+    if not isinstance(written, str):
+        return result
+    algorithm = written.upper()
+    table = _releases()
+    failing = [r for r, facts in table.items() if algorithm in facts.get("unbuilt", ())]
+    if not failing:
+        return result
+    named = report.framework.version
+    release = report.framework.release
+    from argtrace.frameworks.release_index import release_index
+
+    order = list(release_index("sglang").releases)
+    failing.sort(key=lambda r: order.index(r) if r in order else len(order))
+    setting = report.setting("speculative_algorithm")
+    at = setting.last_at if setting is not None else None
+    from argtrace.rules.start_values import RS080
+
+    facts = table.get(release or "")
+    parsed = Evidence("parser", at, f"disaggregation_mode=decode, speculative_algorithm={written}")
+    if facts is not None and algorithm in facts.get("unbuilt", ()):
+        # the release named, or the one the analysis assumes (the newest that accepts the launch's flags)
+        assumed = "" if named else " (assumed: nothing names the release; the newest that takes these flags)"
+        result.findings.append(
+            RS080.finding(
+                f"sglang {release}'s decode server will fail at its first request (\"AttributeError: "
+                "'NoneType' object has no attribute 'prepare_for_decode'\"): with --disaggregation-mode "
+                "decode the draft input of each transferred request comes from build_disagg_draft_input, "
+                f"which builds one for {', '.join(facts['built'])} only and returns None for {algorithm} "
+                f"(sglang/{facts['builder_at']}), and the first decode step dereferences it "
+                f"(sglang/{facts['dereferenced_at']}){assumed}",
+                at=at,
+                evidence=[
+                    parsed,
+                    Evidence(
+                        "resolution",
+                        f"sglang {release}: {facts['builder_at']}, {facts['called_at']}, "
+                        f"{facts['dereferenced_at']}",
+                        f"build_disagg_draft_input has no {algorithm} branch; spec_prepare_for_decode reads "
+                        "batch.spec_info unguarded",
+                    ),
+                ],
+                setting="speculative_algorithm",
+                fix=_fix(algorithm, table, order),
+                severity=None if named else "warning",
+                basis=None if named else "assumed",
+            )
+        )
+        return result
+    if named:
+        return result  # the release named builds it, or its wheel was not read
+    result.findings.append(
+        RS080.finding(
+            f"if this runs sglang {_span(failing)}, the decode server fails at its first request "
+            "(\"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\"): "
+            f"{_their(failing)} build_disagg_draft_input builds no draft input for {algorithm} on a "
+            f"--disaggregation-mode decode server; sglang {release}, which the analysis assumes, builds one",
+            at=at,
+            evidence=[parsed],
+            setting="speculative_algorithm",
+            fix=_fix(algorithm, table, order),
+            severity="info",
+            basis="assumed",
+        )
+    )
+    return result
+
+
+def _their(releases: list[str]) -> str:
+    return "that release's" if len(releases) == 1 else "those releases'"
+
+
+def _fix(algorithm: str, table: dict[str, dict[str, Any]], order: list[str]) -> str:
+    builds = [r for r, facts in table.items() if algorithm in facts.get("built", ())]
+    builds.sort(key=lambda r: order.index(r) if r in order else len(order))
+    first = (
+        f"sglang {builds[0]} or newer, which builds its draft input" if builds else "a release that builds it"
+    )
+    return f"run {first}, or drop --speculative-algorithm {algorithm} from the prefill and decode servers"
