@@ -11,8 +11,10 @@ scheduler dies at the first transferred request: "AttributeError: 'NoneType' obj
 
 What each release builds and dereferences is read from its wheel (scripts/gen_sglang_disagg_spec.py,
 frameworks/data/sglang_disagg_spec.json): DFLASH on 0.5.15.post1-0.5.19, DSPARK on 0.5.16; 0.5.20 builds
-both. An error when the launch names the release; when nothing names it, a note naming the releases read
-whose decode server would fail (the newest bundled release, which the analysis assumes, builds both).
+both. A warning: sglang#36140 and PR#28390's comment met the AttributeError, while PR#34285 saw the batch fall
+back to the non-speculative relay (DFLASH never drafts, no error); either way the algorithm written does not
+run. When nothing names the release, a warning if the release the analysis assumes is one of them, else a
+note naming the releases read whose decode server builds none (the newest bundled release builds both).
 """
 
 from __future__ import annotations
@@ -82,12 +84,14 @@ def disagg_spec(report: Report) -> LayerResult:
         assumed = "" if named else " (assumed: nothing names the release; the newest that takes these flags)"
         result.findings.append(
             RS080.finding(
-                f"sglang {release}'s decode server will fail at its first request (\"AttributeError: "
-                "'NoneType' object has no attribute 'prepare_for_decode'\"): with --disaggregation-mode "
-                "decode the draft input of each transferred request comes from build_disagg_draft_input, "
-                f"which builds one for {', '.join(facts['built'])} only and returns None for {algorithm} "
-                f"(sglang/{facts['builder_at']}), and the first decode step dereferences it "
-                f"(sglang/{facts['dereferenced_at']}){assumed}",
+                f"sglang {release}'s decode server builds no draft input for {algorithm}: with "
+                "--disaggregation-mode decode each transferred request's draft input comes from "
+                f"build_disagg_draft_input, which builds one for {', '.join(facts['built'])} only and "
+                f"returns None for {algorithm} (sglang/{facts['builder_at']}); the decode step then "
+                "dereferences it "
+                f"(sglang/{facts['dereferenced_at']}: \"AttributeError: 'NoneType' object has no attribute "
+                "'prepare_for_decode'\", the scheduler dies) or, where the batch falls back to the "
+                f"non-speculative relay, {algorithm} never drafts{assumed}",
                 at=at,
                 evidence=[
                     parsed,
@@ -110,10 +114,10 @@ def disagg_spec(report: Report) -> LayerResult:
         return result  # the release named builds it, or its wheel was not read
     result.findings.append(
         RS080.finding(
-            f"if this runs sglang {_span(failing)}, the decode server fails at its first request "
-            "(\"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\"): "
-            f"{_their(failing)} build_disagg_draft_input builds no draft input for {algorithm} on a "
-            f"--disaggregation-mode decode server; sglang {release}, which the analysis assumes, builds one",
+            f"if this runs sglang {_span(failing)}, {_their(failing)} decode server builds no draft input "
+            f"for {algorithm} (build_disagg_draft_input returns None): its decode step fails "
+            "(\"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\") or never "
+            f"drafts; sglang {release}, which the analysis assumes, builds one",
             at=at,
             evidence=[parsed],
             setting="speculative_algorithm",

@@ -842,7 +842,7 @@ RS079 = Rule(
 RS080 = Rule(
     code="RS080",
     layer="resolution",
-    severity="error",
+    severity="warning",
     title="A speculative algorithm whose draft input the release's PD decode server never builds",
     basis="framework-code",
     rationale=(
@@ -855,7 +855,9 @@ RS080 = Rule(
         "request with \"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\" "
         "(sglang#36140 on a 0.5.16-based build, sglang PR#31513's comment on plain 0.5.16). What each "
         "release builds is read from its wheel (scripts/gen_sglang_disagg_spec.py): DFLASH has no branch in "
-        "0.5.15.post1-0.5.19, DSPARK none in 0.5.16; 0.5.20 builds both."
+        "0.5.15.post1-0.5.19, DSPARK none in 0.5.16; 0.5.20 builds both. Where the decode batch falls "
+        "back to the non-speculative relay instead, the draft never runs and no error is raised (sglang "
+        "PR#34285)."
     ),
     fix="run a release that builds the algorithm's draft input (DSPARK: 0.5.17, DFLASH: 0.5.20), or drop "
     "--speculative-algorithm from the prefill and decode servers",
@@ -869,8 +871,9 @@ RS080 = Rule(
         "--disaggregation-mode decode --speculative-algorithm DSPARK",
         "0.5.17",
     ),
-    exceptions="Only for a release whose wheel was read and whose decode preparation dereferences the "
-    "draft input unguarded (0.5.13.post1-0.5.14 build EAGLE only but do not dereference it for DFLASH). A "
-    "note when nothing names the release: the newest bundled release, which the analysis assumes, builds "
-    "both.",
+    exceptions="A warning: whether the decode step raises or the batch falls back to plain decoding "
+    "depends on the path the batch takes; either way the algorithm written does not draft. Only for a "
+    "release whose wheel was read and whose decode preparation dereferences the draft input unguarded "
+    "(0.5.13.post1-0.5.14 build EAGLE only but do not dereference it for DFLASH). Without a release named: "
+    "a warning resting on the release the analysis assumes when it is one of them, else a note.",
 )
