@@ -170,6 +170,22 @@ def test_the_assumed_release_is_said_as_an_assumption() -> None:
     )
 
 
+def test_a_decode_server_beside_the_described_one(tmp_path: Path) -> None:
+    """A PD script (PR#34285's shape): the prefill server is the one described, the decode server is the
+    second; RS080 is said for the second, once, and not for the prefill server."""
+    script = tmp_path / "pd.sh"
+    lines = [
+        "python3 -m sglang.launch_server --model-path m/x --speculative-algorithm DFLASH "
+        f"--speculative-draft-model-path m/d --disaggregation-mode {mode} --port {port} &"
+        for mode, port in (("prefill", 30000), ("decode", 30001))
+    ]
+    script.write_text("#!/bin/bash\n" + "\n".join(lines) + "\nwait\n")
+    argv = ["check", "--format", "json", "--no-resolve", "--framework-version", "0.5.18", str(script)]
+    report = run_cli(argv).json
+    said = [(f["severity"], f.get("server"), f["at"]) for f in report["findings"] if f["code"] == "RS080"]
+    assert said == [("warning", 2, f"{script}:3:1")]
+
+
 def test_the_table_as_read_from_the_wheels() -> None:
     """scripts/gen_sglang_disagg_spec.py's reading: the builder's branches resolved through the is_*
     predicates (is_eagle holds FROZEN_KV_MTP), the unguarded dereference's predicate (is_dflash in

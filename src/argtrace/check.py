@@ -386,6 +386,9 @@ def _check_chosen_server(
     report.findings.extend(servers_together.dp_mode_findings_of(parsed))
     report.findings.extend(servers_together.shared_gpu_findings_of(parsed, report.framework.version))
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
+    if len(parsed) > 1:  # RS080 for a decode server beside the one described
+        named = report.framework.version is not None
+        report.findings.extend(servers_together.draft_input_findings_of(parsed, options.server, named=named))
     if any(server.probe_ports for _, server, _, _ in parsed):
         from argtrace.layers.container_ports import probe_port_findings  # TP070: a pod's probes
 

@@ -19,10 +19,13 @@ note naming the releases read whose decode server builds none (the newest bundle
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
-from argtrace.model import Evidence, LayerResult, Report
+from argtrace.model import Evidence, Finding, LayerResult, Report
 from argtrace.package_data import bundled_json
 
 
@@ -62,19 +65,47 @@ def disagg_spec(report: Report) -> LayerResult:
     written = _written(report, "speculative_algorithm")
     if not isinstance(written, str):
         return result
+    setting = report.setting("speculative_algorithm")
+    found = judge(
+        written,
+        report.framework.release,
+        named=report.framework.version is not None,
+        at=setting.last_at if setting is not None else None,
+    )
+    if found is not None:
+        result.findings.append(found)
+    return result
+
+
+def other_decode_servers(
+    servers: Sequence[tuple[int, str | None, str | None, Mapping[str, Any], AbstractSet[str]]], *, named: bool
+) -> list[Finding]:
+    """RS080 for the other SGLang servers a script starts (the described one has :func:`disagg_spec`): each
+    as (index, where, release that parsed it, values by field, the fields its argv gives)."""
+    out = []
+    for index, at, release, values, given in servers:
+        if "disaggregation_mode" not in given or values.get("disaggregation_mode") != "decode":
+            continue
+        written = values.get("speculative_algorithm")
+        if "speculative_algorithm" not in given or not isinstance(written, str):
+            continue
+        found = judge(written, release, named=named, at=at)
+        if found is not None:
+            out.append(replace(found, server=index))
+    return out
+
+
+def judge(written: str, release: str | None, *, named: bool, at: str | None) -> Finding | None:
+    """RS080 for a decode server of ``release`` (named by the launch, or assumed) running ``written``."""
     algorithm = written.upper()
     table = _releases()
     failing = [r for r, facts in table.items() if algorithm in facts.get("unbuilt", ())]
     if not failing:
-        return result
-    named = report.framework.version
-    release = report.framework.release
+        return None
     from argtrace.frameworks.release_index import release_index
 
     order = list(release_index("sglang").releases)
     failing.sort(key=lambda r: order.index(r) if r in order else len(order))
-    setting = report.setting("speculative_algorithm")
-    at = setting.last_at if setting is not None else None
     from argtrace.rules.start_values import RS080
 
     facts = table.get(release or "")
@@ -82,51 +113,45 @@ def disagg_spec(report: Report) -> LayerResult:
     if facts is not None and algorithm in facts.get("unbuilt", ()):
         # the release named, or the one the analysis assumes (the newest that accepts the launch's flags)
         assumed = "" if named else " (assumed: nothing names the release; the newest that takes these flags)"
-        result.findings.append(
-            RS080.finding(
-                f"sglang {release}'s decode server builds no draft input for {algorithm}: with "
-                "--disaggregation-mode decode each transferred request's draft input comes from "
-                f"build_disagg_draft_input, which builds one for {', '.join(facts['built'])} only and "
-                f"returns None for {algorithm} (sglang/{facts['builder_at']}); the decode step then "
-                "dereferences it "
-                f"(sglang/{facts['dereferenced_at']}: \"AttributeError: 'NoneType' object has no attribute "
-                "'prepare_for_decode'\", the scheduler dies) or, where the batch falls back to the "
-                f"non-speculative relay, {algorithm} never drafts{assumed}",
-                at=at,
-                evidence=[
-                    parsed,
-                    Evidence(
-                        "resolution",
-                        f"sglang {release}: {facts['builder_at']}, {facts['called_at']}, "
-                        f"{facts['dereferenced_at']}",
-                        f"build_disagg_draft_input has no {algorithm} branch; spec_prepare_for_decode reads "
-                        "batch.spec_info unguarded",
-                    ),
-                ],
-                setting="speculative_algorithm",
-                fix=_fix(algorithm, table, order),
-                severity=None if named else "warning",
-                basis=None if named else "assumed",
-            )
-        )
-        return result
-    if named:
-        return result  # the release named builds it, or its wheel was not read
-    result.findings.append(
-        RS080.finding(
-            f"if this runs sglang {_span(failing)}, {_their(failing)} decode server builds no draft input "
-            f"for {algorithm} (build_disagg_draft_input returns None): its decode step fails "
-            "(\"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\") or never "
-            f"drafts; sglang {release}, which the analysis assumes, builds one",
+        return RS080.finding(
+            f"sglang {release}'s decode server builds no draft input for {algorithm}: with "
+            "--disaggregation-mode decode each transferred request's draft input comes from "
+            f"build_disagg_draft_input, which builds one for {', '.join(facts['built'])} only and "
+            f"returns None for {algorithm} (sglang/{facts['builder_at']}); the decode step then "
+            "dereferences it "
+            f"(sglang/{facts['dereferenced_at']}: \"AttributeError: 'NoneType' object has no attribute "
+            "'prepare_for_decode'\", the scheduler dies) or, where the batch falls back to the "
+            f"non-speculative relay, {algorithm} never drafts{assumed}",
             at=at,
-            evidence=[parsed],
+            evidence=[
+                parsed,
+                Evidence(
+                    "resolution",
+                    f"sglang {release}: {facts['builder_at']}, {facts['called_at']}, "
+                    f"{facts['dereferenced_at']}",
+                    f"build_disagg_draft_input has no {algorithm} branch; spec_prepare_for_decode reads "
+                    "batch.spec_info unguarded",
+                ),
+            ],
             setting="speculative_algorithm",
             fix=_fix(algorithm, table, order),
-            severity="info",
-            basis="assumed",
+            severity=None if named else "warning",
+            basis=None if named else "assumed",
         )
+    if named:
+        return None  # the release named builds it, or its wheel was not read
+    return RS080.finding(
+        f"if this runs sglang {_span(failing)}, {_their(failing)} decode server builds no draft input "
+        f"for {algorithm} (build_disagg_draft_input returns None): its decode step fails "
+        "(\"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\") or never "
+        f"drafts; sglang {release}, which the analysis assumes, builds one",
+        at=at,
+        evidence=[parsed],
+        setting="speculative_algorithm",
+        fix=_fix(algorithm, table, order),
+        severity="info",
+        basis="assumed",
     )
-    return result
 
 
 def _their(releases: list[str]) -> str:
