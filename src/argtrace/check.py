@@ -386,6 +386,9 @@ def _check_chosen_server(
     report.findings.extend(servers_together.dp_mode_findings_of(parsed))
     report.findings.extend(servers_together.shared_gpu_findings_of(parsed, report.framework.version))
     report.findings.extend(servers_together.pd_findings_of(parsed, commands, paths))
+    if len(parsed) > 1:  # RS080 for a decode server beside the one described
+        named = report.framework.version is not None
+        report.findings.extend(servers_together.draft_input_findings_of(parsed, options.server, named=named))
     if any(server.probe_ports for _, server, _, _ in parsed):
         from argtrace.layers.container_ports import probe_port_findings  # TP070: a pod's probes
 
@@ -739,6 +742,10 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
     from argtrace.layers.eplb_draft_capture import eplb_draft_capture  # RS078: metrics in the capture
 
     results.append(eplb_draft_capture(report))
+    if report.framework.name == "sglang" and report.setting("disaggregation_mode") is not None:
+        from argtrace.layers.disagg_spec import disagg_spec  # RS080: no draft input on the decode side
+
+        results.append(disagg_spec(report))
     from argtrace.layers.start_values import start_values  # RS030-RS031: values start-up refuses
 
     results.append(start_values(report, options.gpu))

@@ -143,6 +143,30 @@ def pd_findings_of(
     return pd_findings(servers, routers)
 
 
+def draft_input_findings_of(
+    parsed: Sequence[tuple[int, ServerCommand, Schema, LayerResult]], described: int, *, named: bool
+) -> list[Finding]:
+    """RS080 for the SGLang decode servers of PD disaggregation the file starts besides the one described
+    (``layers/disagg_spec.py``; the described one is judged with its report); imported only for a file with
+    a decode server beside it."""
+    others = [
+        (index, server, schema, result)
+        for index, server, schema, result in parsed
+        if index != described
+        and server.framework == "sglang"
+        and any((w or "").startswith("--disaggregation-mode") for w in server.argv_text)
+    ]
+    if not others:
+        return []
+    from argtrace.layers.disagg_spec import other_decode_servers
+
+    servers = []
+    for index, server, schema, result in others:
+        values, given, _ = node_values(schema, result)
+        servers.append((index, server.at, schema.version, values, frozenset(given)))
+    return other_decode_servers(servers, named=named)
+
+
 _STOPPERS = frozenset({"kill", "pkill", "killall"})
 
 

@@ -1,11 +1,13 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079;
-layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py): a
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079, RS080;
+layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py,
+layers/disagg_spec.py): a
 KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
 Hugging Face repo id, flags the release's own argument checks refuse or its warnings override, an Eagle3
 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, a GGUF reference
-the release's loader does not take, and a parser name the release registers no parser for. Each follows real
-code: vLLM's attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites and
-log calls, SGLang's auxiliary hidden-state capture, the releases' parser registries."""
+the release's loader does not take, a parser name the release registers no parser for, and a speculative
+algorithm whose draft input the release's PD decode server never builds. Each follows real code: vLLM's
+attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites and log calls,
+SGLang's auxiliary hidden-state capture, the releases' parser registries and disaggregation draft inputs."""
 
 from __future__ import annotations
 
@@ -835,4 +837,43 @@ RS079 = Rule(
     "for a tool-call parser without --enable-auto-tool-choice (never checked: RS038), for a release whose "
     "argparse choices check the word (PA009) or whose wheel was not read; a note when nothing names the "
     "release and another release registers every name.",
+)
+
+RS080 = Rule(
+    code="RS080",
+    layer="resolution",
+    severity="warning",
+    title="A speculative algorithm whose draft input the release's PD decode server never builds",
+    basis="framework-code",
+    rationale=(
+        "A --disaggregation-mode decode server receives each request already prefilled, so its first "
+        "decode step runs before any local forward could set up the draft state: the batch's draft input "
+        "comes from SpeculativeAlgorithm.build_disagg_draft_input (srt/speculative/spec_info.py, called from "
+        "srt/disaggregation/decode_schedule_batch_mixin.py), which returns None for an algorithm it has no "
+        "branch for, and spec_prepare_for_decode (srt/speculative/spec_utils.py) dereferences "
+        "batch.spec_info for the DFLASH family unguarded: the scheduler dies at the first transferred "
+        "request with \"AttributeError: 'NoneType' object has no attribute 'prepare_for_decode'\" "
+        "(sglang#36140 on a 0.5.16-based build, sglang PR#31513's comment on plain 0.5.16). What each "
+        "release builds is read from its wheel (scripts/gen_sglang_disagg_spec.py): DFLASH has no branch in "
+        "0.5.15.post1-0.5.19, DSPARK none in 0.5.16; 0.5.20 builds both. Where the decode batch falls "
+        "back to the non-speculative relay instead, the draft never runs and no error is raised (sglang "
+        "PR#34285)."
+    ),
+    fix="run a release that builds the algorithm's draft input (DSPARK: 0.5.17, DFLASH: 0.5.20), or drop "
+    "--speculative-algorithm from the prefill and decode servers",
+    example=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 4 "
+        "--disaggregation-mode decode --speculative-algorithm DSPARK",
+        "0.5.16",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V4-Flash --tp-size 4 "
+        "--disaggregation-mode decode --speculative-algorithm DSPARK",
+        "0.5.17",
+    ),
+    exceptions="A warning: whether the decode step raises or the batch falls back to plain decoding "
+    "depends on the path the batch takes; either way the algorithm written does not draft. Only for a "
+    "release whose wheel was read and whose decode preparation dereferences the draft input unguarded "
+    "(0.5.13.post1-0.5.14 build EAGLE only but do not dereference it for DFLASH). Without a release named: "
+    "a warning resting on the release the analysis assumes when it is one of them, else a note.",
 )
