@@ -1,13 +1,14 @@
 """The 2026-12-05 wrong-alarm sweep, eleventh (fa32): working launches of 2025-2026 from sources argtrace had
-not seen (each repository, path and URL grepped in tests/ and docs/ first): SGLang's cookbook pages per
-model not read before (2026-05) and its SpecBundle page, vLLM's recipes' Modal launchers (a Python list
-joined into one shell string), a DGX Spark benchmark repository's scripts (`docker run` with a config file
-inside the container, `docker exec CONTAINER /bin/bash -c "..."` behind a `select` menu), and a Makefile
-that exports `$(shell ip -j addr | jq ...)` values before its `vllm serve` target. Each file under
-``tests/data/real_cases_fa32/`` is a reconstruction (its header names the source at its commit and what it
-keeps; a Markdown page's header is an HTML comment), checked as a new user: no options, no resolver
-environment, no Hugging Face cache. docs/real_cases.md ("Working launches of 2025-2026 from new sources,
-11th sweep") has the table and the mechanisms.
+not seen (each path and URL grepped in tests/ and docs/ first; one repository was read before through
+another file): SGLang's cookbook pages per model not read before (2026-05) and its SpecBundle page, vLLM's
+recipes' and Modal's Python launchers (a list joined into one shell string, a list extended from a dict), a
+DGX Spark benchmark repository's scripts (`docker run` with a config file inside the container, `docker
+exec CONTAINER /bin/bash -c "..."` behind a `select` menu), NVIDIA's NVFP4 playbook page (an image whose tag
+is the reader's placeholder), and a Makefile that exports `$(shell ip -j addr | jq ...)` values before its
+`vllm serve` target. Each file under ``tests/data/real_cases_fa32/`` is a reconstruction (its header names
+the source at its commit and what it keeps; a Markdown page's header is an HTML comment), checked as a new
+user: no options, no resolver environment, no Hugging Face cache. docs/real_cases.md ("Working launches of
+2025-2026 from new sources, 11th sweep") has the table and the mechanisms.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 # launch -> servers found; each gets no error or warning
 CLEAN: dict[str, int] = {
+    "modalexamples_sglang_kitchen_sink_server_spec_config_comprehension.py": 1,
+    "modalexamples_vllm_low_latency_server_sleep_mode_dev_mode.py": 1,
     "recipes_gemma4_modal_popen_joined_shell.py": 1,
     "recipes_lfm25_modal_popen_joined_shell.py": 1,
     "sglcookbook_deepseek_v3_page.md": 4,
@@ -104,6 +107,17 @@ def test_a_line_continuation_before_a_redirections_target_is_removed(tmp_path: P
         ["python3", "-m", "sglang.launch_server", "--model-path", "Qwen/Qwen3-8B"]
     ]
     assert alarms(report) == []
+
+
+@pytest.mark.parametrize(
+    "redirect", ["2> \\\n  {tmp}/o.log --x y", "2>\\\n{tmp}/e.log --port 1", "< \\\n /dev/null --x y"]
+)
+def test_the_redirection_words_agree_with_bash(tmp_path: Path, redirect: str) -> None:
+    # (bash runs the script with a `python3` function that prints its arguments: stdout stays the terminal)
+    from tests.shell.bash_oracle import argtrace_argv, bash_file_argv
+
+    script = "python3 -m sglang.launch_server --model-path m " + redirect.format(tmp=tmp_path)
+    assert argtrace_argv(script, tmp_path) == bash_file_argv(script, tmp_path)
 
 
 # --- a documentation placeholder in a Markdown page's server block ------------------------------------------
