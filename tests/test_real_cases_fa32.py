@@ -97,10 +97,14 @@ def _check(tmp_path: Path, name: str, text: str) -> Any:
     return result.json
 
 
-@pytest.mark.parametrize("redirect", ["> \\\n  server.log 2>&1", ">\\\n server.log 2>&1", "2> \\\n err.log"])
+@pytest.mark.parametrize(
+    "redirect",
+    ["> \\\n  server.log 2>&1", ">\\\n server.log 2>&1", "2> \\\n err.log", "> >(tee -a server.log) 2>&1"],
+)
 def test_a_line_continuation_before_a_redirections_target_is_removed(tmp_path: Path, redirect: str) -> None:
     # bash removes `\<newline>` before it cuts words: the target is the next line's word (was `\`, and
-    # server.log an argument of the server: a PA001 error on a correct launch)
+    # server.log an argument of the server: a PA001 error on a correct launch); a process substitution is a
+    # target too (was an argument: an unknown word, "it may add flags")
     script = f"#!/bin/bash\npython3 -m sglang.launch_server --model-path Qwen/Qwen3-8B {redirect}\n"
     report = _check(tmp_path, "run.sh", script)
     assert [s["argv"] for s in report["servers"]] == [
@@ -110,7 +114,13 @@ def test_a_line_continuation_before_a_redirections_target_is_removed(tmp_path: P
 
 
 @pytest.mark.parametrize(
-    "redirect", ["2> \\\n  {tmp}/o.log --x y", "2>\\\n{tmp}/e.log --port 1", "< \\\n /dev/null --x y"]
+    "redirect",
+    [
+        "2> \\\n  {tmp}/o.log --x y",
+        "2>\\\n{tmp}/e.log --port 1",
+        "< \\\n /dev/null --x y",
+        "2> >(cat >/dev/null) --x y",
+    ],
 )
 def test_the_redirection_words_agree_with_bash(tmp_path: Path, redirect: str) -> None:
     # (bash runs the script with a `python3` function that prints its arguments: stdout stays the terminal)

@@ -490,7 +490,8 @@ def tokenize_command(
                 # server.log an argument of the server)
                 while k < end and (text[k] in BLANK or text.startswith("\\\n", k)):
                     k += 2 if text[k] == "\\" else 1
-                if k >= end or (text[k] in "\n;&|<>()" and not text.startswith("<(", k)):
+                # a process substitution is a target (`> >(tee -a log)`), an operator is not
+                if k >= end or (text[k] in "\n;&|<>()" and not text.startswith(("<(", ">("), k)):
                     tgt = None
                     i = k
                 else:
