@@ -205,3 +205,29 @@ def test_a_docker_run_whose_image_tag_is_computed_at_run_time(
     assert hops == ([read] if read else [])
     assert len(report["servers"]) == (1 if read else 0)
     assert alarms(report) == []
+
+
+# --- a Python launcher's `shlex.split` of a command string --------------------------------------------------
+
+
+def test_a_python_launcher_splitting_its_command_string_with_shlex(tmp_path: Path) -> None:
+    # a probe of this sweep's shapes: was no server (shlex.split's value was not known)
+    program = (
+        "import shlex\nimport subprocess\n\nmodel = 'Qwen/Qwen3-8B'\ntp = 2\n"
+        'cmd = f"vllm serve {model} --tensor-parallel-size {tp} "\n'
+        'cmd += "--override-generation-config \'{\\"temperature\\": 0.6}\'"\n'
+        "subprocess.run(shlex.split(cmd), check=True)\n"
+    )
+    report = _check(tmp_path, "launch.py", program)
+    assert [s["argv"] for s in report["servers"]] == [
+        [
+            "vllm",
+            "serve",
+            "Qwen/Qwen3-8B",
+            "--tensor-parallel-size",
+            "2",
+            "--override-generation-config",
+            '{"temperature": 0.6}',
+        ]
+    ]
+    assert alarms(report) == []
