@@ -231,3 +231,32 @@ def test_a_python_launcher_splitting_its_command_string_with_shlex(tmp_path: Pat
         ]
     ]
     assert alarms(report) == []
+
+
+# --- a shell string run in a running container: its variables are the container's --------------------------
+
+
+@pytest.mark.parametrize(
+    ("carrier", "where"),
+    [
+        ("kubectl exec -n llm vllm-0 --", "pod vllm-0's environment, not known here"),
+        ("docker exec -d vllm", "the running container vllm's environment, not known here"),
+    ],
+)
+def test_a_running_containers_variable_is_unknown_not_unset(tmp_path: Path, carrier: str, where: str) -> None:
+    # a probe of this sweep's shapes: `$TP` was read as unset where argtrace runs, an SH026 warning ("not set
+    # in the environment argtrace was given ... gets an empty value") about the container's own variable
+    script = (
+        f'#!/bin/bash\n{carrier} bash -c \'exec vllm serve "$MODEL" --tensor-parallel-size "$TP" '
+        '--port "${PORT:-8000}"\'\n'
+    )
+    report = _check(tmp_path, "run.sh", script)
+    (server,) = report["servers"]
+    # the string's own default stays its reading: the value its author expects there
+    assert server["argv"] == ["vllm", "serve", None, "--tensor-parallel-size", None, "--port", "8000"]
+    assert alarms(report) == []
+    said = [f["message"] for f in report["findings"] if f["code"] == "PA013"]
+    assert said[-1] == (
+        f'the value of --tensor-parallel-size comes from "$TP" ({where}): tensor_parallel_size cannot be '
+        "known before the server runs"
+    )

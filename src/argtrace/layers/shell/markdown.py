@@ -111,12 +111,15 @@ def _assigned(code: str) -> set[str]:
     return names
 
 
-def placeholders(script: bytes) -> dict[str, str]:
-    """The variables the kept blocks read and never set, each with why its value is not known."""
+_PAGE_WHY = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
+
+
+def placeholders(script: bytes, why: str = _PAGE_WHY) -> dict[str, str]:
+    """The variables the kept blocks read and never set, each with why its value is not known (``why``: a
+    page's placeholder by default; a running container's environment for ``docker exec``/``kubectl exec``)."""
     text = script.decode("utf-8", "replace")
     code = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
     assigned = _assigned(code)
-    why = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
     return {name: why for name in sorted(set(_READ.findall(code)) - assigned)}
 
 
