@@ -782,16 +782,16 @@ class Expander(Params):
             if c.text is None and not (c.split and c.holed is not None and ifs):
                 from argtrace.layers.shell.holes import holes_fit
 
-                if cur is None:
-                    cur = new_field()
+                cur = cur or new_field()
                 cur["reason"] = cur["reason"] or c.reason or "not known statically"
-                if c.split:
+                if c.split and not cur["pieces"]:  # unquoted, first: where its words end is not known
                     cur["reason_split"] = True
-                elif c.holed is not None and holes_fit(cur, c):  # a variable's text known but for its holes
+                elif c.holed is not None and not c.split and holes_fit(cur, c):  # known but for its holes
                     cur["pieces"].append(c.holed)
                     cur.setdefault("holes", []).extend(c.holes)
-                else:  # one piece of this field whatever its value: a hole in a known text
+                else:  # a hole in a known text (unquoted after text, `img:$TAG`: may split too, hole_split)
                     cur["pieces"].append(HOLE)
+                    cur["hole_split"] = c.split or cur.get("hole_split", False)
                     source = to_str(c.source) if c.source is not None else None
                     cur.setdefault("holes", []).append((source, c.reason or "not known statically"))
                 continue

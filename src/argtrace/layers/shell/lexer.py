@@ -485,9 +485,13 @@ def tokenize_command(
                 op = next((o for o in _REDIR_OPS if text.startswith(o, j)), None)
             if op and not (text.startswith("<(", j) or text.startswith(">(", j)):
                 k = j + len(op)
-                while k < end and text[k] in BLANK:
-                    k += 1
-                if k >= end or (text[k] in "\n;&|<>()" and not text.startswith("<(", k)):
+                # blanks and backslash-newlines before the target: bash removes a line continuation before
+                # it cuts words, so `> \<newline>  server.log` writes server.log (was: a target `\`, and
+                # server.log an argument of the server)
+                while k < end and (text[k] in BLANK or text.startswith("\\\n", k)):
+                    k += 2 if text[k] == "\\" else 1
+                # a process substitution is a target (`> >(tee -a log)`), an operator is not
+                if k >= end or (text[k] in "\n;&|<>()" and not text.startswith(("<(", ">("), k)):
                     tgt = None
                     i = k
                 else:

@@ -17,7 +17,8 @@ prompt is taken off the commands and the lines without one, the output, are left
 
 A variable a block reads and no kept block sets (``$MODEL_PATH``, ``$MASTER_IP``) is a placeholder the
 reader fills (:func:`placeholders`): read as set to a value not known here, not as unset (an unset unquoted
-word would vanish, SH007).
+word would vanish, SH007). So is a ``<name>`` in a kept block where bash would read redirections
+(``--model <target-model-path>``, ``export TAG=<version>``): read as ``${name}`` (:func:`_filled`).
 
 A page whose launch is a configuration, not a command (dstack's example pages: a ``yaml`` block holding
 the service whose ``commands:`` start the server, next to ``$ dstack apply`` and its output in a shell
@@ -110,12 +111,15 @@ def _assigned(code: str) -> set[str]:
     return names
 
 
-def placeholders(script: bytes) -> dict[str, str]:
-    """The variables the kept blocks read and never set, each with why its value is not known."""
+_PAGE_WHY = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
+
+
+def placeholders(script: bytes, why: str = _PAGE_WHY) -> dict[str, str]:
+    """The variables the kept blocks read and never set, each with why its value is not known (``why``: a
+    page's placeholder by default; a running container's environment for ``docker exec``/``kubectl exec``)."""
     text = script.decode("utf-8", "replace")
     code = "\n".join(line for line in text.split("\n") if not line.lstrip().startswith("#"))
     assigned = _assigned(code)
-    why = "not set on the page: a placeholder its reader sets before running the block (value unknown)"
     return {name: why for name in sorted(set(_READ.findall(code)) - assigned)}
 
 
@@ -137,6 +141,30 @@ def _block_lines(info: str, body: list[str]) -> list[str]:
         else:
             out.append("")
     return out
+
+
+# a documentation placeholder where bash would read a redirection (hazards.py's SH005 pattern: `<name>` not
+# after `<`, a word character, `$` or a backslash), and the variables bash itself sets, which its name must
+# not become
+_ANGLE = re.compile(r"(?<![<\w$\\])<([A-Za-z][A-Za-z0-9_./:-]*)>")
+_SHELL_OWN = frozenset({"HOME", "PATH", "PWD", "OLDPWD", "USER", "SHELL", "HOSTNAME", "IFS", "UID", "RANDOM"})
+
+
+def _filled(line: str) -> str:
+    """A kept line with each ``<name>`` placeholder outside single quotes read as ``${name}``, a variable no
+    block sets: the page's reader puts a value there (``--model <target-model-path>``), as for a page's
+    ``$MODEL_PATH`` (:func:`placeholders`); read as bash it was a redirection that took the next word
+    (SH005, the value's flag left without one, shellcheck's SC2261)."""
+    if "<" not in line:
+        return line
+
+    def var(m: re.Match[str]) -> str:
+        if line.count("'", 0, m.start()) % 2:
+            return m.group(0)  # inside single quotes: the text itself
+        name = re.sub(r"\W", "_", m.group(1))
+        return "${" + (name + "_" if name in _SHELL_OWN else name) + "}"
+
+    return _ANGLE.sub(var, line)
 
 
 def server_blocks_script(data: bytes) -> bytes:
@@ -180,6 +208,6 @@ def _blocks(data: bytes, *, yaml: bool) -> bytes:
                 out[start + n] = line
         elif not yaml and language in _SHELL and _starts_server(body, yaml=False):
             for n, line in enumerate(_block_lines(info, body)):
-                out[start + n] = line
+                out[start + n] = _filled(line)
         i = end + 1
     return "\n".join(out).encode("utf-8")

@@ -588,6 +588,36 @@ def _docker(
         ]
 
 
+_SHELL_C = re.compile(r"-[a-z]*c[a-z]*")
+# a variable read as it is (`$TP`, `${TP}`), not through a default of the script's (`${PORT:-30000}`)
+_BARE_READ = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def running_environment(
+    command: Sequence[str | None], env: dict[str, str | None], origins: dict[str, Origin], at: str, where: str
+) -> None:
+    """A command run in a running container (``docker exec``, ``kubectl exec``) gets that container's
+    environment, which is not known here: a variable its ``sh -c``/``bash -c`` string reads and does not
+    set (``bash -c 'vllm serve "$MODEL_ID" --tensor-parallel-size "$TP"'``) has a value there that argtrace
+    does not know. It goes into ``env`` as unknown (it was read as unset: an empty model, SH026's "not set in
+    the environment argtrace was given" about the pod's own variable). One the string reads only through a
+    default of its own (``${PORT:-30000}``) keeps that default, the value its author expects there."""
+    if not command or command[0] is None or _basename(command[0]) not in _SHELLS:
+        return
+    flag = next((k for k, w in enumerate(command[1:], 1) if w is not None and _SHELL_C.fullmatch(w)), None)
+    if flag is None or flag + 1 >= len(command) or command[flag + 1] is None:
+        return
+    from argtrace.layers.shell.markdown import placeholders
+
+    why = f"{where}'s environment, not known here"
+    text = str(command[flag + 1])
+    bare = {a or b for a, b in _BARE_READ.findall(text)}
+    for name in placeholders(text.encode("utf-8", "surrogateescape"), why):
+        if name in bare and name not in env:
+            env[name] = None
+            origins[name] = Origin(at=at, expansion=f"${name}", known=False, reason=why)
+
+
 def _docker_exec(
     at: str,
     argv: list[str | None],
@@ -631,6 +661,7 @@ def _docker_exec(
             known=False,
             reason=f"the running container {run.image}'s, not known here",
         )
+    running_environment(run.args, env, origins, at, f"the running container {run.image}")
     _container_servers(
         at,
         tuple(run.args),

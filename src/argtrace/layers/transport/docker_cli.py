@@ -18,6 +18,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _show, _show_argv, split_like_shlex
 from argtrace.model import Evidence
@@ -137,7 +138,10 @@ def parse_docker_run(
     while i < len(words):
         w = words[i]
         if w is None:
-            return None
+            shaped = (holed or {}).get(i)
+            if shaped is None or shaped[0].startswith(("-", HOLE)):
+                return None  # an option or a word not known at all: where the image stands is not known
+            break  # the image, known but for an expansion (below)
         if w == "--":
             i += 1
             break
@@ -205,10 +209,19 @@ def parse_docker_run(
             shm = f"{name} {value}"
         if (bind := _bind_mount(name, value)) is not None:
             mounts.append(bind)
-    if i >= len(words) or words[i] is None:
+    if i >= len(words):
         return None
+    image = words[i]
+    if image is None:
+        # an image known but for an expansion (`vllm/vllm-openai:$TAG`, a page's `nvcr.io/nvidia/vllm:${V}`):
+        # the container still runs the words after it, named as the script wrote the image; without even
+        # that, where the image stands (and what comes after it) is not known
+        shaped = (holed or {}).get(i)
+        if shaped is None:
+            return None
+        image = _as_written(shaped)
     return DockerRun(
-        words[i] or "",
+        image,
         entrypoint,
         [w or "" for w in words[i + 1 :]],
         env,
@@ -224,6 +237,14 @@ def parse_docker_run(
         gpus_unknown,
         tuple(mounts),
     )
+
+
+def _as_written(shaped: Holed) -> str:
+    """A holed word with each hole as the script wrote its expansion (``${TAG}``)."""
+    text, holes = shaped
+    for written, _why in holes:
+        text = text.replace(HOLE, written or "$?", 1)
+    return text
 
 
 def _at_dev_shm(name: str, value: str) -> bool:

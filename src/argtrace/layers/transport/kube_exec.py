@@ -111,7 +111,7 @@ def follow_kube_exec(
     process (a ``bash -c STRING`` there runs through that shell). ``holed``: the words of ``argv`` known but
     for some quoted expansions, by index (a ``bash -c "... --host $ip"`` string the container's shell reads
     with those values not known)."""
-    from argtrace.layers.transport.containers import _container_servers, _shown
+    from argtrace.layers.transport.containers import _container_servers, _shown, running_environment
 
     found = parse_kube_exec(argv)
     if found is None or not found.command:
@@ -139,4 +139,5 @@ def follow_kube_exec(
         "PATH": Origin(at=at, expansion=f"{program} exec", known=False, reason=f"{where}'s, not known here")
     }
     command = tuple(w or "" for w in found.command)
+    running_environment(command, env, origins, at, where)
     _container_servers(at, command, env, origins, f"{program} exec {where}", result, holed=marks)

@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import shlex
 from dataclasses import dataclass
 from typing import Any
 
@@ -336,6 +337,16 @@ class Values:
                 return self.value(returned.value, returned.lineno, depth + 1)
         if func == "dict" and not node.args:
             return {k.arg: self.value(k.value, at, depth) for k in node.keywords if k.arg is not None}
+        if func == "shlex.split" and len(node.args) == 1 and not node.keywords:
+            # `subprocess.run(shlex.split(cmd))` of a command string the file gives: its words as a POSIX
+            # shell cuts them (shlex's default, posix=True); a string known only at run time stays unknown
+            inner = self.value(node.args[0], at, depth)
+            if isinstance(inner, str):
+                try:
+                    return shlex.split(inner)
+                except ValueError:  # an unclosed quote: shlex refuses it, as the program would
+                    return self._unknown(node, at)
+            return inner if isinstance(inner, Unknown) else self._unknown(node, at)
         if func in ("list", "tuple") and len(node.args) == 1:
             inner = self.value(node.args[0], at, depth)
             return list(inner) if isinstance(inner, (list, tuple)) else inner
