@@ -553,7 +553,6 @@ NOT_FOR_A_LOCAL_LOG = (
     "threading",
     "gzip",
     "html",  # html.unescape, for a log copied from a web page's source only (lines._decode)
-    "shlex",  # shlex.quote, for a report field holding a command line (redact.Redactor.data)
     # plain words are read without the parser (quick_argv.py): argparse comes only for a usage error or help
     "argparse",
     "gettext",

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -431,8 +432,6 @@ class Redactor:
             if secret:
                 return self._masked(value)
             if _name in COMMAND_LINE_FIELDS:
-                import shlex  # here: a log's report holds no command line (its import is 0.2 ms of a log run)
-
                 masked = redact_argv(split_words(value))
                 return self.text(
                     " ".join(shlex.quote(w or "") if " " in (w or "") else (w or "") for w in masked)
