@@ -8,6 +8,10 @@ each input whose exit status, stdout or stderr differ. The report quotes the cal
 tree's own path is replaced by ``SRC`` before comparing. OLD is typically ``git archive REV src | tar -x``.
 ``--warm`` compares instead one tree's command run in the launcher (``bin/argtrace``, ``ARGTRACE_WARM=0``)
 with the same command served by a warm process (argtrace/warm/), and counts the commands it served.
+``--log`` compares ``log LOG --format json|text --launch all`` instead, on every ``*.log`` under
+``tests/data``, each run twice: as a user runs it (a log under 128 KiB is read by the Python scan) and with
+the fast paths' size bars at 0 (``reader.MATCHER_MIN``, ``GREP_MIN``: the matcher reads every log);
+``--formats json`` compares the JSON alone, ``--jobs N`` runs N comparisons at once.
 Exit status 1 when any output differs.
 """
 
@@ -54,6 +58,49 @@ def run(src: str, words: list[str]) -> tuple[int, bytes, bytes]:
     done = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT, timeout=300)
     mine = src.encode()
     return done.returncode, done.stdout.replace(mine, b"SRC"), done.stderr.replace(mine, b"SRC")
+
+
+# ``argtrace log`` with the fast paths' size bars at 0 (as tests/log sets them): the matcher reads every log
+FAST_PATH = (
+    "import sys; from argtrace.layers.log import reader; reader.MATCHER_MIN = reader.GREP_MIN = 0; "
+    "from argtrace.cli import main; sys.exit(main(sys.argv[1:]))"
+)
+
+
+def log_inputs() -> list[str]:
+    return sorted(str(p.relative_to(ROOT)) for p in (ROOT / "tests" / "data").rglob("*.log") if p.is_file())
+
+
+def run_log(src: str, words: list[str], fast: bool) -> tuple[int, bytes, bytes]:
+    env = {**os.environ, "PYTHONPATH": src, "ARGTRACE_WARM": "0"}
+    cmd = [sys.executable, *(["-c", FAST_PATH] if fast else ["-m", "argtrace"]), "log", *words]
+    done = subprocess.run(cmd, capture_output=True, env=env, cwd=ROOT, timeout=300)
+    mine = src.encode()
+    return done.returncode, done.stdout.replace(mine, b"SRC"), done.stderr.replace(mine, b"SRC")
+
+
+def compare_logs(old: str, new: str, formats: list[str], jobs: int) -> int:
+    from concurrent.futures import ThreadPoolExecutor
+
+    def one(case: tuple[str, str, bool]) -> tuple[str, str, bool, bool, int, int]:
+        label, fmt, fast = case
+        words = [label, "--format", fmt, "--launch", "all"]
+        before, after = run_log(old, words, fast), run_log(new, words, fast)
+        return label, fmt, fast, before != after, before[0], after[0]
+
+    cases = [(label, fmt, fast) for label in log_inputs() for fmt in formats for fast in (False, True)]
+    differ = 0
+    with ThreadPoolExecutor(jobs) as pool:  # each case runs two processes; the threads only wait for them
+        for label, fmt, fast, differs, was, now in pool.map(one, cases):
+            if differs:
+                differ += 1
+                where = " (fast path)" if fast else ""
+                print(f"DIFFERS: log --format {fmt} {label}{where} (exit {was} -> {now})", flush=True)
+    logs = len(cases) // (2 * len(formats))
+    print(
+        f"{len(cases)} runs ({logs} logs, {'/'.join(formats)}, as run and on the fast path), {differ} differ"
+    )
+    return 1 if differ else 0
 
 
 def launch(src: str, words: list[str], env: dict[str, str]) -> tuple[int, bytes, bytes]:
@@ -110,12 +157,17 @@ def main() -> int:
     parser.add_argument("old", nargs="?", help="the src directory of the code before the change")
     parser.add_argument("new", nargs="?", default=str(ROOT / "src"), help="default: this checkout's src")
     parser.add_argument("--warm", action="store_true", help="NEW in the launcher against NEW served warm")
+    parser.add_argument("--log", action="store_true", help="argtrace log on every log under tests/data")
+    parser.add_argument("--formats", default="json,text", help="--log: the formats compared (json,text)")
+    parser.add_argument("--jobs", type=int, default=1, help="--log: comparisons run at once")
     args = parser.parse_args()
     if args.warm:
         return compare_warm(str(Path(args.new).resolve()))
     if args.old is None:
         parser.error("OLD is needed without --warm")
     old, new = str(Path(args.old).resolve()), str(Path(args.new).resolve())
+    if args.log:
+        return compare_logs(old, new, args.formats.split(","), args.jobs)
     runs = differ = 0
     for label, words in inputs():
         for fmt in ("json", "text"):

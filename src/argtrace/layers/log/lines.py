@@ -401,6 +401,15 @@ def _json_file_record(text: str) -> str:
     return _CSI.sub("", value.rstrip("\r\n"))
 
 
+def after_nuls(buf: bytes | bytearray, n: int) -> int:
+    """``len(buf[:n].lstrip(b"\\x00"))``: the bytes of ``buf[:n]`` after its leading NULs. A buffer that does
+    not start with one (every log but a truncated one) is not copied: slicing and stripping a reused 1 MB
+    ``bytearray`` copy it twice (0.2-0.3 ms of every fast-path run)."""
+    if n and buf[0]:
+        return n
+    return len(buf[:n].lstrip(b"\x00"))
+
+
 _TEXT_BYTES = bytes(range(0x20, 0x7F)) + b"\t\n\r\x1b"
 
 

@@ -91,7 +91,7 @@ class _Counter:
         if not self.head:
             self.head = bytes(data[: min(n, 65536)])
         if self.in_nuls:
-            kept = len(data[:n].lstrip(b"\x00"))
+            kept = shared.after_nuls(data, n)
             self.nuls, self.in_nuls = self.nuls + n - kept, kept == 0
         first = data.find(b"\n", 0, n)
         if first < 0:
