@@ -221,7 +221,7 @@ def attribute_error(
             **found,
             "meaning": "Python's own AttributeError: a value the code expected to be an object was None "
             "when "
-            f"it read .{attr}: something was never set on this path; no launch flag is named by it",
+            f"it read .{attr}: something was never set on this path; the text itself names no launch flag",
             "fix": "the traceback's innermost frame is where the None was read: the step or feature that "
             "should "
             "have set it (often a combination of options the code does not prepare for) is the cause",
