@@ -19,6 +19,7 @@ from argtrace.cache_dirs import crc_checked, with_crc
 
 HEAD = "from __future__ import annotations\nfrom dataclasses import InitVar, dataclass, field\n"
 POST = "\n    def __post_init__(self, *args):\n        self.seen = args\n"
+BY_KEY = (3, 10) <= sys.version_info[:2] <= (3, 12)  # 3.13 writes a class's methods in one text
 ADDRESS = re.compile(r" at 0x[0-9a-f]+")  # the processes' objects differ
 SET_B = "\n    def __post_init__(self):\n        self.b = 3\n"
 
@@ -81,7 +82,15 @@ def build(store: Path | None) -> dict[str, type]:
 
 def code_of(co: types.CodeType) -> tuple[Any, ...]:
     consts = tuple(code_of(c) if isinstance(c, types.CodeType) else c for c in co.co_consts)
-    return (co.co_code, consts, co.co_names, co.co_varnames, co.co_freevars, co.co_cellvars, co.co_qualname)
+    return (
+        co.co_code,
+        consts,
+        co.co_names,
+        co.co_varnames,
+        co.co_freevars,
+        co.co_cellvars,
+        getattr(co, "co_qualname", None),
+    )
 
 
 def function(fn: Any) -> Any:
@@ -138,6 +147,12 @@ def test_each_variant_has_its_own_methods_learnt_and_served(tmp_path: Path) -> N
         assert served[name] == expected, name
     keys = [key for key in kept if isinstance(key, tuple)]
     texts = [key for key in kept if isinstance(key, str)]
+    assert plain["order"]["seen"][4] is True
+    assert plain["frozen"]["seen"][-1] == "cannot assign to field 'a'"
+    assert plain["initvar"]["seen"][2] == (1,)
+    if not BY_KEY:
+        assert keys == []
+        return
     # every method of these classes is made by key: no text kept; each __init__ told apart
     assert texts == []
     # each __init__ text of its own key (the classes with one and the same text may share one)
@@ -155,9 +170,6 @@ def test_each_variant_has_its_own_methods_learnt_and_served(tmp_path: Path) -> N
         "__setattr__",
         "__hash__",
     }
-    assert plain["order"]["seen"][4] is True
-    assert plain["frozen"]["seen"][-1] == "cannot assign to field 'a'"
-    assert plain["initvar"]["seen"][2] == (1,)
 
 
 def test_a_second_run_learns_nothing_and_uses_every_entry(tmp_path: Path) -> None:
@@ -192,6 +204,8 @@ def test_a_class_whose_module_is_gone_takes_the_standard_way(tmp_path: Path) -> 
             exec(compile(text, "<gone>", "exec", dont_inherit=True), namespace)
         assert repr(namespace["Gone"](1)) == "Gone(a=1, b=1)"
     kept = dataclass_code._read(str(store))
+    if not BY_KEY:
+        return
     assert [key for key in kept if isinstance(key, str)] == [next(k for k in kept if isinstance(k, str))]
     assert "def __init__(" in next(k for k in kept if isinstance(k, str))
     assert sorted(key[0] for key in kept if isinstance(key, tuple)) == [
