@@ -59,11 +59,11 @@ VARIANTS = {
 }
 
 
-def build(store: Path | None) -> dict[str, type]:
+def build(store: Path | None, prefix: str = "variant32") -> dict[str, type]:
     """Every variant, each in a module of its own (registered: its class's methods take its globals)."""
     made = {}
     for number, (name, (decorator, body, extra)) in enumerate(VARIANTS.items()):
-        module_name = f"variant32_{number}"
+        module_name = f"{prefix}_{number}"
         module = types.ModuleType(module_name)
         sys.modules[module_name] = module
         text = HEAD + f"{decorator}\nclass C:\n    {body}\n{extra}"
@@ -234,6 +234,39 @@ def test_an_entry_of_another_shape_is_ignored(entry: Any, tmp_path: Path) -> Non
     build_id, codes = marshal.loads(body)
     good = dict(codes)
     codes[("__repr__", "odd")] = entry
+    one = compile("pass", "<s>", "exec")
+    codes[("__init__", 0, "odd")] = (one, one)  # an __init__'s recipe is ints
+    codes[("__init__", 1, "odd")] = (one, "x")
     store.write_bytes(with_crc(marshal.dumps((build_id, codes))))
     store.chmod(0o600)
     assert dataclass_code._read(str(store)) == good
+
+
+def test_classes_made_in_four_threads_at_once_each_get_their_own_methods(tmp_path: Path) -> None:
+    # one method learnt at a time (Store.learning), the codes of another thread's class never in its trail
+    import threading
+
+    prefixes = [f"thread32_{i}" for i in range(4)]  # each thread's classes in modules of their own
+    plain = {
+        prefix: {name: describe(cls) for name, cls in build(None, prefix).items()} for prefix in prefixes
+    }
+    for _ in range(2):  # learnt, then served
+        made: dict[str, dict[str, type]] = {}
+
+        def make(prefix: str, into: dict[str, dict[str, type]] = made) -> None:
+            into[prefix] = build(None, prefix)
+
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(1e-6)  # the threads take turns as often as the interpreter lets them
+        try:
+            with dataclass_code.kept(str(tmp_path / "code.marshal")):
+                threads = [threading.Thread(target=make, args=(prefix,)) for prefix in prefixes]
+                for thread in threads:
+                    thread.start()
+                for thread in threads:
+                    thread.join()
+        finally:
+            sys.setswitchinterval(interval)
+        assert sorted(made) == prefixes
+        for prefix, classes in made.items():
+            assert {name: describe(cls) for name, cls in classes.items()} == plain[prefix]

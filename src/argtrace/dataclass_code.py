@@ -44,13 +44,14 @@ from typing import Any
 # for __init__ where each of __create_fn__'s arguments comes from (_arguments)
 Named = tuple[CodeType | int, ...]
 
-# 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: also kept by
-# what the text of a ``__repr__``, ``__eq__``... is made of (_by_names), beside the texts
+# 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
+# kept by what its text is made of (_by_names), in place of the text (3.10-3.12)
 FORMAT = 3
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
 _lock = _thread.allocate_lock()  # threading.Lock, without importing threading
+_learning = _thread.allocate_lock()  # one method learnt by key at a time (Store.learning)
 _active: list[Store] = []  # the store installed by the outermost kept() of this process, while it runs
 
 
@@ -195,22 +196,19 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
     }
     module = vars(dataclasses)
 
-    def learn(key: tuple[str, ...], count: int, name: str, *args: Any) -> Any:
+    def learn(key: tuple[Any, ...], count: int, name: str, *args: Any) -> Any:
         if not _plain(args[-1]):  # globals: never asked for by key (kept_for), so not learnt
             return standard[name](*args)
         trail: list[CodeType] = []
-        store.trail = trail
-        try:
+        with store.learning(trail, None):
             made = standard[name](*args)
-        finally:
-            store.trail = None
         # every text kept as its __create_fn__ (not run as written), as many as the method makes
         if len(trail) == count and all(code.co_name == "__create_fn__" for code in trail):
             store.named_new[key] = tuple(trail)
             store.used.add(key)
         return made
 
-    def kept_for(key: tuple[str, ...], globals: Any) -> Any:
+    def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
         return store.by_names(key) if _plain(globals) else None
 
     def _repr_fn(fields: Any, globals: Any) -> Any:
@@ -284,13 +282,12 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
         if not _plain(args[6]):  # globals: never asked for by key (kept_for), so not learnt
             return standard(*args)
         fields = args[0]
+        import copy  # before the lock: never an import while it is held
+
         recorded: list[dict[str, Any]] = []
         trail: list[CodeType] = []
-        store.recorded, store.trail = recorded, trail
-        try:
+        with store.learning(trail, recorded):
             made = standard(*args)
-            import copy
-
             copies, where = {}, {}
             for index, f in enumerate(fields):
                 twin = copies[id(f)] = copy.copy(f)
@@ -302,8 +299,6 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
             if all(id(f) in copies for f in (*args[1], *args[2])):
                 marked = [[copies[id(f)] for f in part] for part in args[:3]]
                 standard(*marked, *args[3:])
-        finally:
-            store.recorded = store.trail = None
         code = trail[0] if trail else None
         # the text's parameters are the arguments' names in order: the recipe gives them by position
         if (
@@ -404,11 +399,14 @@ class Store:
         self.new: dict[str, CodeType] = {}
         self.used: set[Any] = set()  # the texts and keys (by_names) this run used
         # the ``__create_fn__`` codes of a method by what its text is made of (:func:`_by_names`): a tuple
-        # of strings, the method's name first; read with the texts, written beside them
-        self.named: dict[tuple[str, ...], Named] = {}
-        self.named_new: dict[tuple[str, ...], Named] = {}
-        self.trail: list[CodeType] | None = None  # the codes run while a method is learnt
-        self.recorded: list[dict[str, Any]] | None = None  # the arguments __create_fn__ got, while learnt
+        # of strings (and ints for ``__init__``), the method's name first; read and written with the texts
+        self.named: dict[tuple[Any, ...], Named] = {}
+        self.named_new: dict[tuple[Any, ...], Named] = {}
+        # while a method is learnt (learning()): the codes run and the arguments __create_fn__ got, in the
+        # learning thread only
+        self.learner: int | None = None
+        self.trail: list[CodeType] = []
+        self.recorded: list[dict[str, Any]] | None = None
 
     @property
     def codes(self) -> dict[str, CodeType]:
@@ -427,7 +425,8 @@ class Store:
             code = _defined_function(compile(source, "<string>", "exec", dont_inherit=True))
             self.new[source] = code
         self.used.add(source)
-        if self.trail is not None:
+        learning = self.learner is not None and self.learner == _thread.get_ident()
+        if learning:
             self.trail.append(code)
         if (
             code.co_name != "<module>"
@@ -439,14 +438,25 @@ class Store:
             # defaults, closure or annotations), then STORE_NAME into the namespace; ``exec`` would add
             # ``__builtins__`` to globals that lack it, so only globals that have it take this way
             made = FunctionType(code, globals)
-            if self.recorded is not None:  # what the method is made of, while _init_fn is learnt
+            if learning and self.recorded is not None:  # what the method is made of: _init_fn's recipe
                 locals[code.co_name] = _recorder(made, self.recorded)
             else:
                 locals[code.co_name] = made
             return
         exec(_module_code(source, code), globals, locals)
 
-    def by_names(self, key: tuple[str, ...]) -> Named | None:
+    @contextmanager
+    def learning(self, trail: list[CodeType], recorded: list[dict[str, Any]] | None) -> Iterator[None]:
+        """The codes :meth:`exec` runs in this thread go to ``trail`` (and ``__create_fn__``'s arguments to
+        ``recorded``) meanwhile; one method is learnt at a time (another thread's class waits)."""
+        with _learning:
+            self.learner, self.trail, self.recorded = _thread.get_ident(), trail, recorded
+            try:
+                yield
+            finally:
+                self.learner, self.trail, self.recorded = None, [], None
+
+    def by_names(self, key: tuple[Any, ...]) -> Named | None:
         """The codes kept for a method made of ``key`` (:func:`_by_names`), reading the store if not yet."""
         if self._codes is None:
             self.codes  # noqa: B018 - reads both tables
@@ -516,7 +526,7 @@ def _read(path: str) -> dict[Any, Any]:
     return {**texts, **named}
 
 
-def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[str, ...], Named]]:
+def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named]]:
     """The kept codes by text, and by what a method's text is made of (:func:`_by_names`)."""
     from argtrace.cache_dirs import loads_checked, read_private_file
 
@@ -534,10 +544,12 @@ def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[str, ...], Nam
         if type(key) is str:
             if isinstance(code, CodeType):
                 texts[key] = code
-        elif type(key) is tuple and type(code) is tuple and code and type(code[0]) is CodeType:
-            # a key with other parts than strings is never asked for (Store.by_names' keys are strings)
-            for one in code:
-                if type(one) is not CodeType and type(one) is not int:
+        elif type(key) is tuple and key and type(code) is tuple and code and type(code[0]) is CodeType:
+            # an __init__'s code and its recipe's ints (_arguments); any other method's code(s). A key of
+            # another form is never asked for
+            rest = int if key[0] == "__init__" else CodeType
+            for one in code[1:]:
+                if type(one) is not rest:
                     break
             else:
                 named[key] = code
