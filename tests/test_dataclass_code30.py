@@ -68,7 +68,11 @@ def code(co):
         value = getattr(co, name)
         if name.startswith("co_") and not callable(value):
             if name == "co_consts":
-                value = tuple(code(c) if isinstance(c, types.CodeType) else c for c in value)
+                # a frozenset constant (3.12+'s frozen __setattr__: name in {'a', 'b'}) in a set order that
+                # follows how it was made (compiled or unmarshalled), equal either way
+                value = tuple(code(c) if isinstance(c, types.CodeType)
+                              else ("frozenset", sorted(map(repr, c))) if isinstance(c, frozenset) else c
+                              for c in value)
             parts.append((name, value))
     return hashlib.sha256(repr(parts).encode()).hexdigest()
 

@@ -40,11 +40,18 @@ from contextlib import contextmanager
 from types import CodeType, FunctionType, MemberDescriptorType, ModuleType
 from typing import Any
 
-FORMAT = 2  # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it
+# what a method is made from, kept by what its text is made of (_by_names): its __create_fn__ code(s), and
+# for __init__ where each of __create_fn__'s arguments comes from (_arguments)
+Named = tuple[CodeType | int, ...]
+
+# 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
+# kept by what its text is made of (_by_names), in place of the text (3.10-3.12)
+FORMAT = 3
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
 _lock = _thread.allocate_lock()  # threading.Lock, without importing threading
+_learning = _thread.allocate_lock()  # one method learnt by key at a time (Store.learning)
 _active: list[Store] = []  # the store installed by the outermost kept() of this process, while it runs
 
 
@@ -168,6 +175,215 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
     return {"_is_type": _is_type, "_get_field": _get_field}
 
 
+def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
+    """What stands for ``dataclasses._repr_fn``, ``_cmp_fn``, ``_frozen_get_del_attr`` and ``_hash_fn``
+    while the store is installed (3.10-3.12): each makes its method(s) from the ``__create_fn__`` code kept
+    for what its text is made of, without writing the text.
+
+    In 3.10-3.12 the text of ``__repr__`` and ``__hash__`` is made of the fields' names alone, that of the
+    frozen ``__setattr__`` and ``__delattr__`` of the fields' names (and the class, an argument), and that of
+    ``__eq__`` and the ordering methods of the method's name, the operator and the two tuple texts it is
+    given; none passes ``_create_fn`` locals but the frozen pair's ``cls`` and ``FrozenInstanceError``. So
+    the key is those strings, the method's name first. Writing a text, looking it up by its whole length
+    and calling ``_create_fn`` was ~20,000 instructions a method (~400 of a check's 522 methods). The first
+    time a key is met the standard function runs (its texts through :meth:`Store.exec`, whose
+    ``__create_fn__`` codes are kept under the key); after that the function is made as ``Store.exec`` and
+    ``_create_fn`` make it: ``FunctionType(code, globals)`` called with the same arguments. Globals
+    without ``__builtins__`` (a class whose module is gone) take the standard way."""
+    standard = {
+        name: getattr(dataclasses, name)
+        for name in ("_repr_fn", "_cmp_fn", "_frozen_get_del_attr", "_hash_fn")
+    }
+    module = vars(dataclasses)
+
+    def learn(key: tuple[Any, ...], count: int, name: str, *args: Any) -> Any:
+        if not _plain(args[-1]):  # globals: never asked for by key (kept_for), so not learnt
+            return standard[name](*args)
+        trail: list[CodeType] = []
+        with store.learning(trail, None):
+            made = standard[name](*args)
+        # every text kept as its __create_fn__ (not run as written), as many as the method makes
+        if len(trail) == count and all(code.co_name == "__create_fn__" for code in trail):
+            store.named_new[key] = tuple(trail)
+            store.used.add(key)
+        return made
+
+    def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
+        return store.by_names(key) if _plain(globals) else None
+
+    def _repr_fn(fields: Any, globals: Any) -> Any:
+        key = ("__repr__", *[f.name for f in fields])
+        codes = kept_for(key, globals)
+        if codes is None:
+            return learn(key, 1, "_repr_fn", fields, globals)
+        return module["_recursive_repr"](FunctionType(codes[0], globals)())
+
+    def _cmp_fn(name: str, op: str, self_tuple: str, other_tuple: str, globals: Any) -> Any:
+        key = (name, op, self_tuple, other_tuple)
+        codes = kept_for(key, globals)
+        if codes is None:
+            return learn(key, 1, "_cmp_fn", name, op, self_tuple, other_tuple, globals)
+        return FunctionType(codes[0], globals)()
+
+    def _frozen_get_del_attr(cls: type, fields: Any, globals: Any) -> Any:
+        key = ("__setattr__", *[f.name for f in fields])
+        codes = kept_for(key, globals)
+        if codes is None:
+            return learn(key, 2, "_frozen_get_del_attr", cls, fields, globals)
+        error = module["FrozenInstanceError"]
+        return (
+            FunctionType(codes[0], globals)(cls=cls, FrozenInstanceError=error),
+            FunctionType(codes[1], globals)(cls=cls, FrozenInstanceError=error),
+        )
+
+    def _hash_fn(fields: Any, globals: Any) -> Any:
+        key = ("__hash__", *[f.name for f in fields])
+        codes = kept_for(key, globals)
+        if codes is None:
+            return learn(key, 1, "_hash_fn", fields, globals)
+        return FunctionType(codes[0], globals)()
+
+    return {
+        "_repr_fn": _repr_fn,
+        "_cmp_fn": _cmp_fn,
+        "_frozen_get_del_attr": _frozen_get_del_attr,
+        "_hash_fn": _hash_fn,
+        "_init_fn": _init_by_names(dataclasses, store, kept_for),
+    }
+
+
+def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
+    """What stands for ``dataclasses._init_fn`` while the store is installed (3.10-3.12): ``__init__`` made
+    from the ``__create_fn__`` code kept for what its text is made of, its arguments taken from the fields
+    as the kept recipe says.
+
+    The text of ``__init__`` (``_init_fn``, ``_field_init``, ``_init_param``, ``_create_fn``) is made of
+    ``frozen``, ``has_post_init``, ``self_name``, ``slots`` and, for each field (of ``fields``, then of
+    ``std_fields`` and ``kw_only_fields``), its name and whether it is an InitVar, in ``__init__``, has a
+    default and has a factory: the key. The values ``__create_fn__`` is called with are each field's type,
+    default or factory, or one of four constants; which is which is learnt once per key by making the same
+    ``__init__`` from copies of the fields holding a new object in place of each (the text does not change:
+    only whether a default or factory is given is read), and kept only when the recipe gives the very
+    objects the real call got. Writing the text cost ~8,000 instructions a field (~580 in a check)."""
+    standard = dataclasses._init_fn
+    missing, initvar = dataclasses.MISSING, dataclasses._FIELD_INITVAR
+    # an argument of __create_fn__ that is not a field's: by its number in the recipe (-1 to -4)
+    constants = (missing, dataclasses._HAS_DEFAULT_FACTORY, object, None)
+
+    def flags(f: Any) -> int:
+        return (
+            (1 if f._field_type is initvar else 0)
+            + (2 if f.init else 0)
+            + (0 if f.default is missing else 4)
+            + (0 if f.default_factory is missing else 8)
+        )
+
+    def learn(key: tuple[Any, ...], args: tuple[Any, ...]) -> Any:
+        if not _plain(args[6]):  # globals: never asked for by key (kept_for), so not learnt
+            return standard(*args)
+        fields = args[0]
+        import copy  # before the lock: never an import while it is held
+
+        recorded: list[dict[str, Any]] = []
+        trail: list[CodeType] = []
+        with store.learning(trail, recorded):
+            made = standard(*args)
+            copies, where = {}, {}
+            for index, f in enumerate(fields):
+                twin = copies[id(f)] = copy.copy(f)
+                for kind, attribute in enumerate(("type", "default", "default_factory")):
+                    if kind == 0 or getattr(f, attribute) is not missing:
+                        mark = _Mark()
+                        setattr(twin, attribute, mark)
+                        where[id(mark)] = 3 * index + kind
+            if all(id(f) in copies for f in (*args[1], *args[2])):
+                marked = [[copies[id(f)] for f in part] for part in args[:3]]
+                standard(*marked, *args[3:])
+        code = trail[0] if trail else None
+        # the text's parameters are the arguments' names in order: the recipe gives them by position
+        if (
+            len(trail) == 2
+            and code is trail[1]
+            and code.co_name == "__create_fn__"
+            and len(recorded) == 2
+            and list(recorded[0]) == list(recorded[1]) == list(code.co_varnames[: code.co_argcount])
+        ):
+            real, marks = recorded
+            recipe: list[int] = []
+            for value in marks.values():
+                found = where.get(id(value)) if type(value) is _Mark else None
+                if found is None:
+                    found = next((-1 - i for i, known in enumerate(constants) if value is known), None)
+                if found is None:
+                    return made
+                recipe.append(found)
+            again = _arguments(recipe, fields, constants)
+            if len(again) == len(real) and all(
+                one is other for one, other in zip(again, real.values(), strict=True)
+            ):
+                store.named_new[key] = (code, *recipe)
+                store.used.add(key)
+        return made
+
+    def _init_fn(
+        fields: Any,
+        std_fields: Any,
+        kw_only_fields: Any,
+        frozen: bool,
+        has_post_init: bool,
+        self_name: str,
+        globals: Any,
+        slots: bool,
+    ) -> Any:
+        key = ["__init__", 1 if frozen else 0, 1 if has_post_init else 0, self_name, 1 if slots else 0]
+        for part in (fields, std_fields, kw_only_fields):
+            key.append(len(part))
+            for f in part:
+                key.append(f.name)
+                key.append(flags(f))
+        entry = kept_for(tuple(key), globals)
+        if entry is None:
+            args = (fields, std_fields, kw_only_fields, frozen, has_post_init, self_name, globals, slots)
+            return learn(tuple(key), args)
+        return FunctionType(entry[0], globals)(*_arguments(entry[1:], fields, constants))
+
+    return _init_fn
+
+
+class _Mark:
+    """A field's type, default or factory while ``__init__``'s recipe is learnt: told apart by identity."""
+
+    __slots__ = ()
+
+
+def _arguments(recipe: Any, fields: Any, constants: tuple[Any, ...]) -> list[Any]:
+    """``__create_fn__``'s arguments for ``__init__`` in order, by its recipe: for each, the field's number
+    times three plus 0 (its type), 1 (default) or 2 (factory); or -1 minus a constant's number."""
+    values = []
+    for number in recipe:
+        if number < 0:
+            values.append(constants[-1 - number])
+        else:
+            f = fields[number // 3]
+            kind = number % 3
+            values.append(f.type if kind == 0 else f.default if kind == 1 else f.default_factory)
+    return values
+
+
+def _plain(globals: Any) -> bool:
+    """Globals :meth:`Store.exec` makes a kept function with directly (``exec`` would add ``__builtins__``
+    to others): a class's module's, not the empty dict of a class whose module is gone."""
+    return type(globals) is dict and "__builtins__" in globals
+
+
+def _recorder(made: FunctionType, recorded: list[dict[str, Any]]) -> Any:
+    def __create_fn__(**values: Any) -> Any:
+        recorded.append(values)
+        return made(**values)
+
+    return __create_fn__
+
+
 def _build() -> str:
     """What must match for a compiled code object to be valid here: the interpreter's build and its
     optimisation level (``-O`` drops asserts from compiled code)."""
@@ -181,14 +397,23 @@ class Store:
         self.path = path
         self._codes: dict[str, CodeType] | None = None if path is not None else {}
         self.new: dict[str, CodeType] = {}
-        self.used: set[str] = set()
+        self.used: set[Any] = set()  # the texts and keys (by_names) this run used
+        # the ``__create_fn__`` codes of a method by what its text is made of (:func:`_by_names`): a tuple
+        # of strings (and ints for ``__init__``), the method's name first; read and written with the texts
+        self.named: dict[tuple[Any, ...], Named] = {}
+        self.named_new: dict[tuple[Any, ...], Named] = {}
+        # while a method is learnt (learning()): the codes run and the arguments __create_fn__ got, in the
+        # learning thread only
+        self.learner: int | None = None
+        self.trail: list[CodeType] = []
+        self.recorded: list[dict[str, Any]] | None = None
 
     @property
     def codes(self) -> dict[str, CodeType]:
         """Read at the first dataclass made, not when the store is installed: a command whose modules are
         all imported already (a warm process's child, argtrace/warm/) makes none and reads nothing."""
         if self._codes is None:
-            self._codes = _read(self.path) if self.path is not None else {}
+            self._codes, self.named = _read_all(self.path) if self.path is not None else ({}, {})
         return self._codes
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
@@ -200,6 +425,9 @@ class Store:
             code = _defined_function(compile(source, "<string>", "exec", dont_inherit=True))
             self.new[source] = code
         self.used.add(source)
+        learning = self.learner is not None and self.learner == _thread.get_ident()
+        if learning:
+            self.trail.append(code)
         if (
             code.co_name != "<module>"
             and type(globals) is dict
@@ -209,20 +437,51 @@ class Store:
             # what the module code does: MAKE_FUNCTION (the code's name and qualified name, these globals, no
             # defaults, closure or annotations), then STORE_NAME into the namespace; ``exec`` would add
             # ``__builtins__`` to globals that lack it, so only globals that have it take this way
-            locals[code.co_name] = FunctionType(code, globals)
+            made = FunctionType(code, globals)
+            if learning and self.recorded is not None:  # what the method is made of: _init_fn's recipe
+                locals[code.co_name] = _recorder(made, self.recorded)
+            else:
+                locals[code.co_name] = made
             return
         exec(_module_code(source, code), globals, locals)
+
+    @contextmanager
+    def learning(self, trail: list[CodeType], recorded: list[dict[str, Any]] | None) -> Iterator[None]:
+        """The codes :meth:`exec` runs in this thread go to ``trail`` (and ``__create_fn__``'s arguments to
+        ``recorded``) meanwhile; one method is learnt at a time (another thread's class waits)."""
+        with _learning:
+            self.learner, self.trail, self.recorded = _thread.get_ident(), trail, recorded
+            try:
+                yield
+            finally:
+                self.learner, self.trail, self.recorded = None, [], None
+
+    def by_names(self, key: tuple[Any, ...]) -> Named | None:
+        """The codes kept for a method made of ``key`` (:func:`_by_names`), reading the store if not yet."""
+        if self._codes is None:
+            self.codes  # noqa: B018 - reads both tables
+        codes = self.named.get(key) or self.named_new.get(key)
+        if codes is not None:
+            self.used.add(key)
+        return codes
 
     def save(self) -> None:
         """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
         own additions)."""
-        if self.path is None or not self.new:
+        if self.path is None or not (self.new or self.named_new):
             return
-        codes = {**self.codes, **self.new}
-        if len(codes) > MAX_ENTRIES:
+        codes: dict[Any, Any] = {**self.codes, **self.new}
+        named = {**self.named, **self.named_new}
+        if len(codes) + len(named) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
+            named = {key: code for key, code in named.items() if key in self.used}
         from argtrace.cache_dirs import dumps_checked, write_private_file
 
+        # a text kept under what it is made of is not looked up by its text again (the same interpreter build
+        # takes the same way): not written
+        by_names = {id(code) for kept in named.values() for code in kept}
+        codes = {text: code for text, code in codes.items() if id(code) not in by_names}
+        codes.update(named)
         data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
         if data is not None:
             write_private_file(self.path, data)
@@ -261,19 +520,40 @@ def _module_code(source: str, code: CodeType) -> CodeType:
     return code if code.co_name == "<module>" else compile(source, "<string>", "exec", dont_inherit=True)
 
 
-def _read(path: str) -> dict[str, CodeType]:
+def _read(path: str) -> dict[Any, Any]:
+    """Every entry of the store: the codes by text and the methods by key."""
+    texts, named = _read_all(path)
+    return {**texts, **named}
+
+
+def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named]]:
+    """The kept codes by text, and by what a method's text is made of (:func:`_by_names`)."""
     from argtrace.cache_dirs import loads_checked, read_private_file
 
     data = read_private_file(path)  # not a link, the user's own, in a directory nobody else can write to
     if data is None:
-        return {}
+        return {}, {}
     stored = loads_checked(data)  # None: cut short, damaged (its CRC-32) or not marshal data
     if not (isinstance(stored, tuple) and len(stored) == 2):
-        return {}
+        return {}, {}
     build, codes = stored
     if build != _build() or not isinstance(codes, dict):
-        return {}
-    return {t: code for t, code in codes.items() if isinstance(t, str) and isinstance(code, CodeType)}
+        return {}, {}
+    texts, named = {}, {}
+    for key, code in codes.items():
+        if type(key) is str:
+            if isinstance(code, CodeType):
+                texts[key] = code
+        elif type(key) is tuple and key and type(code) is tuple and code and type(code[0]) is CodeType:
+            # an __init__'s code and its recipe's ints (_arguments); any other method's code(s). A key of
+            # another form is never asked for
+            rest = int if key[0] == "__init__" else CodeType
+            for one in code[1:]:
+                if type(one) is not rest:
+                    break
+            else:
+                named[key] = code
+    return texts, named
 
 
 def store_path(command: str = "argtrace") -> str | None:
@@ -346,6 +626,8 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
                     dataclasses._MODULE_IDENTIFIER_RE = _MatchOnce(identifier)  # type: ignore[attr-defined]
                     if (3, 10) <= sys.version_info[:2] <= (3, 13):
                         replaced = _classifying_once(dataclasses, identifier)
+                        if sys.version_info[:2] <= (3, 12):  # 3.13 writes every method in one text
+                            replaced.update(_by_names(dataclasses, store))
                         standard = {name: getattr(dataclasses, name) for name in replaced}
                         vars(dataclasses).update(replaced)
     if not outer:
