@@ -1,0 +1,102 @@
+"""Start-up, session 32 (issue 18, start32): what the cold first ``check`` did and did not need. A site
+directory's distributions are matched for the name asked for only, with the same entries, matches and
+order as matching every entry by the pattern."""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import sysconfig
+from pathlib import Path
+
+from argtrace.frameworks import site_packages
+from argtrace.remote.host import LocalHost
+
+# entries the pattern's ``$`` and lazy name make tricky: a final newline, separators first and in runs,
+# upper case, a -py tag, a single-file .egg-info, a name that is only a version, and modules beside them
+TRICKY = [
+    "sglang-0.5.9.dist-info",
+    "SGLang-0.5.10.dist-info",
+    "sglang.dist-info",
+    "sglang-0.5.9.dist-info\n",
+    "sglang-0.5.9.dist-info\n\n",
+    "sglang_router-0.2.1.dist-info",
+    "sglang-router-0.2.0-py3.10.egg-info",
+    "Sglang__Router-0.1.egg-info",
+    "_private-1.0.dist-info",
+    ".hidden-1.0.dist-info",
+    "-dash-1.0.egg-info",
+    "--1.0.dist-info",
+    "1-2.dist-info",
+    "vllm-0.33.0.dist-info",
+    "vllm",
+    "sglang",
+    "\u212aelvin-1.0.dist-info",  # KELVIN SIGN lowercases to "k": not the pattern's [A-Za-z]
+    "kelvin-1.0.dist-info",
+    "torch-2.13.0+cu128.dist-info",
+    "x.dist-infox",
+    "y.egg-info/",
+]
+
+
+def _indexed(entries: list[str]) -> dict[str, tuple[tuple[str, str | None, str | None, str | None], ...]]:
+    """Every entry matched by the pattern, by normalised name, as the index before session 32 built it."""
+    index: dict[str, list[tuple[str, str | None, str | None, str | None]]] = {}
+    for entry in entries:
+        m = site_packages._DIST_DIR.match(entry)
+        if m:
+            key = re.sub(r"[-_.]+", "-", m.group("name")).lower()
+            index.setdefault(key, []).append((entry, m.group("name"), m.group("version"), m.group("kind")))
+    return {name: tuple(found) for name, found in index.items()}
+
+
+def _named(entries: list[str], wanted: str) -> tuple[tuple[str, str | None, str | None, str | None], ...]:
+    found = site_packages._named_dist_dirs(entries, wanted)
+    return tuple((entry, m.group("name"), m.group("version"), m.group("kind")) for entry, m in found)
+
+
+def test_the_entries_of_one_name_are_those_of_the_whole_index() -> None:
+    sites = [sysconfig.get_paths()["purelib"], *(p for p in sys.path if p.endswith("site-packages"))]
+    listed = sorted({e for site in sites if os.path.isdir(site) for e in os.listdir(site)})
+    for entries in (TRICKY, listed, TRICKY + listed):
+        index = _indexed(entries)
+        names = set(index) | {"sglang", "Sglang", "k", "kelvin", "", "-", "-dash", "1-2", "sglang-router"}
+        assert len(index) >= 8
+        for name in names:
+            assert _named(entries, name) == index.get(name, ()), name
+    index = _indexed(TRICKY)
+    assert [e for e, *_ in index["sglang"]] == [
+        "sglang-0.5.9.dist-info",
+        "SGLang-0.5.10.dist-info",
+        "sglang.dist-info",
+        "sglang-0.5.9.dist-info\n",
+    ]
+    assert [e for e, *_ in index["sglang-router"]] == [
+        "sglang_router-0.2.1.dist-info",
+        "sglang-router-0.2.0-py3.10.egg-info",
+        "Sglang__Router-0.1.egg-info",
+    ]
+    assert site_packages.normalise("Sglang__Router..x") == "sglang-router-x"
+
+
+def test_a_lookup_keeps_the_listing_and_each_name_asked(tmp_path: Path) -> None:
+    site = tmp_path / "site-packages"
+    (site / "sglang-0.5.9.dist-info").mkdir(parents=True)
+    (site / "sglang_router-0.2.1.dist-info").mkdir()
+    (site / "numpy-2.0.0.dist-info").mkdir()
+    os.utime(site, (1_600_000_000, 1_600_000_000))
+    files = site_packages.HostFiles(LocalHost())
+    found = site_packages._find(files, [str(site)], "sglang")
+    assert found is not None and (found.name, found.version) == ("sglang", "0.5.9")
+    router = site_packages._find(files, [str(site)], "SGLang_Router")
+    assert router is not None and (router.name, router.version) == ("sglang_router", "0.2.1")
+    assert site_packages._find(files, [str(site)], "vllm") is None
+    stamp, listing, names = site_packages._DIST_INDEX[str(site)]
+    assert stamp == 1_600_000_000 * 10**9
+    assert listing == ["numpy-2.0.0.dist-info", "sglang-0.5.9.dist-info", "sglang_router-0.2.1.dist-info"]
+    assert {name: [e for e, _ in found] for name, found in names.items()} == {
+        "sglang": ["sglang-0.5.9.dist-info"],
+        "sglang-router": ["sglang_router-0.2.1.dist-info"],
+        "vllm": [],
+    }
