@@ -100,3 +100,29 @@ def test_a_lookup_keeps_the_listing_and_each_name_asked(tmp_path: Path) -> None:
         "sglang-router": ["sglang_router-0.2.1.dist-info"],
         "vllm": [],
     }
+
+
+SECRET_TEXTS = [
+    "HF_TOKEN=hf_abcdefghijklmnop python -m sglang.launch_server --api-key sk-123456 --port 30000",
+    "--api-key is a vLLM flag",
+    "'hf_token': 'abc123', \"api_key\" : xyz789",
+    "X-Api-Key: s3cr3t-value\nAuthorization: Bearer tok",
+    "'--api-key', 'k9k9k9k9'",
+    "MAX_TOKENS=8 --tp 2",
+    "nothing to see",
+    "",
+]
+
+
+def test_the_secret_values_of_a_text_are_searched_once_and_the_same() -> None:
+    from argtrace import secret_detection as sd
+
+    for text in SECRET_TEXTS:
+        searched = tuple(sd._search_secret_values(text)) if sd._may_hold_named(text) else ()
+        assert sd._secret_values_at(text) == searched
+        assert sd._secret_values_at(text) == searched  # kept
+    assert sd._secret_values_at(SECRET_TEXTS[0]) == ((9, 28, "hf_abcdefghijklmnop"), (70, 79, "sk-123456"))
+    assert sd._secret_values_at("--api-key is a vLLM flag") == ()
+    assert sd.secrets_in_text(SECRET_TEXTS[0]) == {"hf_abcdefghijklmnop", "sk-123456"}
+    assert sd.redact_text(SECRET_TEXTS[0]) == sd.redact_text(SECRET_TEXTS[0])
+    assert "sk-123456" not in sd.redact_text(SECRET_TEXTS[0])
