@@ -10,6 +10,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 from argtrace.frameworks import site_packages
 from argtrace.remote.host import LocalHost
 
@@ -126,3 +128,79 @@ def test_the_secret_values_of_a_text_are_searched_once_and_the_same() -> None:
     assert sd.secrets_in_text(SECRET_TEXTS[0]) == {"hf_abcdefghijklmnop", "sk-123456"}
     assert sd.redact_text(SECRET_TEXTS[0]) == sd.redact_text(SECRET_TEXTS[0])
     assert "sk-123456" not in sd.redact_text(SECRET_TEXTS[0])
+
+
+BASH_SCRIPTS = [
+    b"#!/bin/bash\nx=1\necho $x\n",
+    b"#!/bin/bash\nif true; then\n  echo a\n",
+    b"#!/bin/bash\nshopt -s extglob\ncase $1 in @(a|b)) echo ab;; esac\n",
+    b"#!/bin/bash\necho 'unterminated\n",
+    b"#!/bin/bash\nfor i in 1 2; do\n  echo $i\ndone\n)\n" + b"x=1\n" * 20_000,
+    b"",
+]
+
+
+def test_bash_n_started_without_subprocess_answers_as_popen(monkeypatch: pytest.MonkeyPatch) -> None:
+    from argtrace.layers.shell import syntax
+
+    spawned = [syntax.bash_syntax_errors(data, "s.sh") for data in BASH_SCRIPTS]
+    assert spawned[0] == [] and spawned[5] == []
+    assert spawned[1] == [syntax.SyntaxProblem(4, "syntax error: unexpected end of file")]
+    assert spawned[2] == []
+    assert spawned[3] == [syntax.SyntaxProblem(2, "unexpected EOF while looking for matching `''")]
+    assert spawned[4] == [
+        syntax.SyntaxProblem(5, "syntax error near unexpected token `)'"),
+        syntax.SyntaxProblem(5, "`)'"),
+    ]
+    calls: list[int] = []
+    real = syntax._Spawned.start
+
+    def counted(argv: list[str], stdin: int, env: dict[str, str]) -> syntax._Spawned | None:
+        calls.append(stdin)
+        return real(argv, stdin, env)
+
+    monkeypatch.setattr(syntax._Spawned, "start", staticmethod(counted))
+    assert [syntax.bash_syntax_errors(data, "s.sh") for data in BASH_SCRIPTS] == spawned
+    assert len(calls) == len(BASH_SCRIPTS)
+    monkeypatch.delattr(os, "posix_spawn")  # Popen starts it where posix_spawn is missing: the same answers
+    monkeypatch.setattr(syntax._Spawned, "start", real)
+    assert [syntax.bash_syntax_errors(data, "s.sh") for data in BASH_SCRIPTS] == spawned
+
+
+def test_bash_n_past_its_deadline_is_killed_and_answers_none(monkeypatch: pytest.MonkeyPatch) -> None:
+    from argtrace.layers.shell import syntax
+
+    pending = syntax.start_bash_syntax_check(b"x=1\n", "s.sh", timeout=-1.0)
+    assert isinstance(pending._proc, syntax._Spawned)
+    pid = pending._proc.pid
+    assert pending.result() is None
+    with pytest.raises(ChildProcessError):
+        os.waitpid(pid, 0)  # reaped
+
+
+def test_a_check_of_the_example_imports_no_subprocess() -> None:
+    import subprocess
+
+    example = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+    code = (
+        "import site, sys; sys.path.extend(site.getsitepackages())\n"  # -S: no .pth file's imports
+        "import contextlib, io, json\n"
+        "before = set(sys.modules)\n"
+        "from argtrace.cli import main\n"
+        "out = io.StringIO()\n"
+        "with contextlib.redirect_stdout(out):\n"
+        "    main(['check', '--format', 'json', '--no-shellcheck', '--no-resolve',\n"
+        f"          {example!r}, '0', '30000'])\n"
+        "codes = [f['code'] for f in json.loads(out.getvalue())['findings']]\n"
+        "print(' '.join(codes))\n"
+        "new = set(sys.modules) - before\n"
+        "print(' '.join(m for m in ('subprocess', 'signal', 'selectors') if m in new))\n"
+    )
+    src = str(Path(__file__).resolve().parent.parent / "src")
+    env = dict(os.environ, PYTHONPATH=src, ARGTRACE_WARM="0")
+    done = subprocess.run(
+        [sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env, check=True
+    )
+    codes, imported = [*done.stdout.split("\n"), "", ""][:2]
+    assert codes.split() and "SH004" in codes.split()
+    assert imported == ""
