@@ -204,3 +204,26 @@ def test_a_check_of_the_example_imports_no_subprocess() -> None:
     codes, imported = [*done.stdout.split("\n"), "", ""][:2]
     assert codes.split() and "SH004" in codes.split()
     assert imported == ""
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists descriptors through /proc")
+def test_bash_n_gets_descriptors_0_to_2_only_and_the_default_sigpipe() -> None:
+    import time
+
+    from argtrace.layers.shell import syntax
+
+    read, write = os.pipe()
+    os.set_inheritable(write, True)  # as a caller's pipe argtrace was started with
+    script = os.memfd_create("script")
+    try:
+        shown = "ls /proc/self/fd >&2; grep SigIgn /proc/self/status >&2"  # ls's and grep's own
+        spawned = syntax._Spawned.start(["/bin/sh", "-c", shown], script, {"PATH": "/usr/bin:/bin"})
+        assert spawned is not None
+        status, text = spawned.wait(time.monotonic() + 30) or (None, b"")
+    finally:
+        for fd in (read, write, script):
+            os.close(fd)
+    *fds, _, ignored = text.decode().split()
+    assert status == 0
+    assert sorted(fds) == ["0", "1", "2", "3"]  # 3: the directory ls lists
+    assert not int(ignored, 16) & (1 << 12)  # SIGPIPE (13): back to its default, as Popen gives it

@@ -278,8 +278,9 @@ class _Spawned:
     """``bash -n`` started by ``os.posix_spawn``: what ``subprocess.Popen`` did for it (the script on its
     standard input, no output, its messages through a pipe, the environment given) without importing
     ``subprocess``, whose own imports (``signal``'s enums, ``locale``, ``selectors``) were 14 M instructions
-    of a check's start-up (session 32). The child gets only descriptors 0-2: every other one this process
-    opened is close-on-exec (PEP 446), as ``close_fds`` makes sure for ``Popen``."""
+    of a check's start-up (session 32). The child gets descriptors 0-2 only, as ``Popen``'s ``close_fds``
+    makes sure: those this process opened are close-on-exec (PEP 446), and each inheritable one it was
+    started with (a caller's pipe) is closed in the child, found in ``/proc/self/fd``."""
 
     def __init__(self, pid: int, stderr: int) -> None:
         self.pid = pid
@@ -290,7 +291,8 @@ class _Spawned:
         """The started child; None where ``posix_spawn`` is missing, or a descriptor is one of 0-2 (a
         process started without them: ``Popen`` sorts that out), for ``Popen`` to start it instead."""
         spawn = getattr(os, "posix_spawn", None)
-        if spawn is None or stdin < 3:
+        inherited = _inheritable_fds()
+        if spawn is None or stdin < 3 or inherited is None:
             return None
         read, write = os.pipe()
         if min(read, write) < 3:
@@ -302,8 +304,13 @@ class _Spawned:
                 (os.POSIX_SPAWN_DUP2, stdin, 0),
                 (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
                 (os.POSIX_SPAWN_DUP2, write, 2),
+                *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited if fd not in (stdin, read, write)),
             ]
-            pid = spawn(argv[0], argv, env, file_actions=actions)
+            import _signal  # (built in: what ``signal`` wraps in enums)
+
+            # the signals Python ignores at start, back to their default as Popen's restore_signals does
+            default = [getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)]
+            pid = spawn(argv[0], argv, env, file_actions=actions, setsigdef=default)
         except BaseException:
             os.close(read)
             raise
@@ -333,6 +340,24 @@ class _Spawned:
             os.close(self.stderr)
         _, status = os.waitpid(self.pid, 0)
         return os.waitstatus_to_exitcode(status), b"".join(chunks)
+
+
+def _inheritable_fds() -> list[int] | None:
+    """This process's open descriptors past 2 that a child would inherit; None where ``/proc/self/fd`` is
+    not there to list them (then ``Popen`` starts the child, closing them itself)."""
+    try:
+        listed = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    out: list[int] = []
+    for name in listed:
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                out.append(fd)
+        except OSError:  # the listing's own descriptor, closed since
+            continue
+    return out
 
 
 def _unnamed_file(data: bytes) -> BinaryIO:
