@@ -194,7 +194,7 @@ def test_a_check_of_the_example_imports_no_subprocess() -> None:
         "codes = [f['code'] for f in json.loads(out.getvalue())['findings']]\n"
         "print(' '.join(codes))\n"
         "new = set(sys.modules) - before\n"
-        "print(' '.join(m for m in ('subprocess', 'signal', 'selectors') if m in new))\n"
+        "print(' '.join(m for m in ('subprocess', 'signal', 'selectors', 'locale') if m in new))\n"
     )
     src = str(Path(__file__).resolve().parent.parent / "src")
     env = dict(os.environ, PYTHONPATH=src, ARGTRACE_WARM="0")
@@ -203,7 +203,10 @@ def test_a_check_of_the_example_imports_no_subprocess() -> None:
     )
     codes, imported = [*done.stdout.split("\n"), "", ""][:2]
     assert codes.split() and "SH004" in codes.split()
-    assert imported == ""
+    import gettext
+
+    # locale: imported by gettext.find only where the interpreter has a catalogue directory (gettext_once)
+    assert imported == ("locale" if os.path.isdir(gettext._default_localedir) else "")  # type: ignore[attr-defined]
 
 
 @pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="lists descriptors through /proc")
@@ -227,3 +230,36 @@ def test_bash_n_gets_descriptors_0_to_2_only_and_the_default_sigpipe() -> None:
     assert status == 0
     assert sorted(fds) == ["0", "1", "2", "3"]  # 3: the directory ls lists
     assert not int(ignored, 16) & (1 << 12)  # SIGPIPE (13): back to its default, as Popen gives it
+
+
+def test_gettext_find_answers_as_find_without_a_catalogue_directory(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gettext
+
+    from argtrace import gettext_once
+
+    real = gettext.find
+    catalogues = tmp_path / "locale"
+    (catalogues / "fr" / "LC_MESSAGES").mkdir(parents=True)
+    (catalogues / "fr" / "LC_MESSAGES" / "messages.mo").write_bytes(b"")
+    a_file = tmp_path / "file"
+    a_file.write_text("")
+    directories = [None, str(catalogues), str(tmp_path / "none"), str(a_file), str(a_file / "below"), ""]
+    for language in (None, "fr_FR.UTF-8", "C.UTF-8", "de:fr", "xx@euro"):
+        for variable in gettext_once.LANGUAGE_VARIABLES:
+            monkeypatch.delenv(variable, raising=False)
+        if language is not None:
+            monkeypatch.setenv("LANGUAGE", language)
+        for localedir in directories:
+            for all_ in (False, True):
+                for languages in (None, ["fr"]):
+                    find = gettext_once.Find(real)
+                    expected = real("messages", localedir, languages, all_)
+                    assert find("messages", localedir, languages, all_) == expected
+                    assert find("messages", localedir, languages, all_) == expected  # kept
+    monkeypatch.setenv("LANGUAGE", "fr")
+    assert gettext_once.Find(real)("messages", str(catalogues)) == str(
+        catalogues / "fr/LC_MESSAGES/messages.mo"
+    )
+    assert gettext_once.Find(real)("messages", str(tmp_path / "none"), all=True) == []
