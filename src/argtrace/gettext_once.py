@@ -49,8 +49,25 @@ class Find:
         except TypeError:  # something unhashable: not kept
             return self.real(domain, localedir, languages, all)
         if known is self:
-            known = self.answers[key] = self.real(domain, localedir, languages, all)
+            known = self.answers[key] = self._answer(domain, localedir, languages, all)
         return list(known) if isinstance(known, list) else known
+
+    def _answer(self, domain: Any, localedir: Any, languages: Any, all: Any) -> Any:
+        """``gettext.find``'s answer. Where the catalogue directory is not a directory, no file under it
+        exists, and ``find`` answers ``[]`` (``all``) or None after expanding the languages, which imports
+        ``locale`` for ``locale.normalize`` (``_expand_lang``): 3 M instructions of a short check, where
+        the interpreter has no ``share/locale`` (pyenv's builds; session 32). So that answer is given
+        without the expansion, for the call argparse makes (a text domain, the default or a text directory,
+        the environment's languages); any other call, or a directory that exists, is ``find`` itself."""
+        texts = isinstance(domain, str) and (localedir is None or isinstance(localedir, str))
+        if languages is None and texts:
+            import gettext
+
+            # the directory find() reads when given none (3.10-3.13: sys.base_prefix/share/locale)
+            where = getattr(gettext, "_default_localedir", None) if localedir is None else localedir
+            if isinstance(where, str) and where and not os.path.isdir(where):
+                return [] if all else None
+        return self.real(domain, localedir, languages, all)
 
 
 @contextmanager

@@ -362,10 +362,24 @@ def _may_hold_named(text: str) -> bool:
     return "=" in text or "--" in text or (":" in text and ("-" in text or "'" in text or '"' in text))
 
 
-def _secret_values_at(text: str) -> Iterator[tuple[int, int, str]]:
-    """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``."""
+def _secret_values_at(text: str) -> tuple[tuple[int, int, str], ...]:
+    """(start, end, value) of the VALUE of every secret ``NAME=VALUE`` / ``--flag VALUE`` in ``text``.
+
+    A pure function of the text (the names and words it tests are constants), kept for the last texts
+    asked: a report's strings are read twice, once to learn the secrets they reveal (:func:`secrets_in_text`)
+    and once to mask them (:func:`redact_text`), and the search of ``_NAMED_VALUE`` at every position was
+    most of both (issue 18: 3 M instructions of the example's check)."""
     if not _may_hold_named(text):
-        return
+        return ()
+    return _secret_values_kept(text)
+
+
+@lru_cache(maxsize=4096)
+def _secret_values_kept(text: str) -> tuple[tuple[int, int, str], ...]:
+    return tuple(_search_secret_values(text))
+
+
+def _search_secret_values(text: str) -> Iterator[tuple[int, int, str]]:
     done = 0
     for m in _NAMED_VALUE.finditer(text):
         if m.start() < done or not _named_is_secret(m):

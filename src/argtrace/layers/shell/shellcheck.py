@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import subprocess
 import sys
 import threading
 from dataclasses import dataclass
@@ -184,6 +183,8 @@ def run_shellcheck(data: bytes, timeout: float = TIMEOUT, dialect: str | None = 
     exe = find_shellcheck()
     if exe is None:
         return None, "shellcheck is not installed"
+    import subprocess  # here: a check served from the cache starts no process (syntax.py's _Spawned)
+
     try:
         proc = subprocess.run(
             _limited([exe, *options(dialect or dialect_of(data))]),

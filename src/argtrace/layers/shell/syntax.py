@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import os
 import re
-import subprocess
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from argtrace.localfs import which
+
+if TYPE_CHECKING:
+    import subprocess
 
 
 @lru_cache(maxsize=1)
@@ -204,7 +206,7 @@ class PendingSyntax:
 
     def __init__(
         self,
-        proc: subprocess.Popen[bytes] | None,
+        proc: subprocess.Popen[bytes] | _Spawned | None,
         deadline: float,
         done: tuple[int, bytes] | None,
     ) -> None:
@@ -214,7 +216,12 @@ class PendingSyntax:
 
     def result(self) -> list[SyntaxProblem] | None:
         """The problems bash reports (``[]``: none), or None when bash is not available or timed out."""
+        if isinstance(self._proc, _Spawned):
+            spawned, self._proc = self._proc, None
+            self._done = spawned.wait(self._deadline)
         if self._done is None:
+            import subprocess
+
             proc = self._proc
             if proc is None:
                 return None
@@ -250,18 +257,107 @@ def start_bash_syntax_check(data: bytes, label: str, timeout: float = 20.0) -> P
     # the pattern starts with a word boundary, tried at every byte: the word first (a 1 MB script without it
     # took some 100 M instructions, issue 18)
     extglob = ["-O", "extglob"] if b"extglob" in data and _SETS_EXTGLOB.search(data) else []
+    argv = [bash, *extglob, "-n", "/dev/stdin"]
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C"}
     try:
         with _unnamed_file(data) as script:
+            spawned = _Spawned.start(argv, script.fileno(), env)
+            if spawned is not None:
+                return PendingSyntax(spawned, deadline, None)
+            import subprocess
+
             proc = subprocess.Popen(
-                [bash, *extglob, "-n", "/dev/stdin"],
-                stdin=script,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-                env={"PATH": "/usr/bin:/bin", "LC_ALL": "C"},
+                argv, stdin=script, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env
             )
     except OSError:
         return PendingSyntax(None, deadline, None)
     return PendingSyntax(proc, deadline, None)
+
+
+class _Spawned:
+    """``bash -n`` started by ``os.posix_spawn``: what ``subprocess.Popen`` did for it (the script on its
+    standard input, no output, its messages through a pipe, the environment given) without importing
+    ``subprocess``, whose own imports (``signal``'s enums, ``locale``, ``selectors``) were 14 M instructions
+    of a check's start-up (session 32). The child gets descriptors 0-2 only, as ``Popen``'s ``close_fds``
+    makes sure: those this process opened are close-on-exec (PEP 446), and each inheritable one it was
+    started with (a caller's pipe) is closed in the child, found in ``/proc/self/fd``."""
+
+    def __init__(self, pid: int, stderr: int) -> None:
+        self.pid = pid
+        self.stderr = stderr
+
+    @classmethod
+    def start(cls, argv: list[str], stdin: int, env: dict[str, str]) -> _Spawned | None:
+        """The started child; None where ``posix_spawn`` is missing, or a descriptor is one of 0-2 (a
+        process started without them: ``Popen`` sorts that out), for ``Popen`` to start it instead."""
+        spawn = getattr(os, "posix_spawn", None)
+        inherited = _inheritable_fds()
+        if spawn is None or stdin < 3 or inherited is None:
+            return None
+        read, write = os.pipe()
+        if min(read, write) < 3:
+            os.close(read)
+            os.close(write)
+            return None
+        try:
+            actions = [
+                (os.POSIX_SPAWN_DUP2, stdin, 0),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_DUP2, write, 2),
+                *((os.POSIX_SPAWN_CLOSE, fd) for fd in inherited if fd not in (stdin, read, write)),
+            ]
+            import _signal  # (built in: what ``signal`` wraps in enums)
+
+            # the signals Python ignores at start, back to their default as Popen's restore_signals does
+            default = [getattr(_signal, name) for name in ("SIGPIPE", "SIGXFSZ") if hasattr(_signal, name)]
+            pid = spawn(argv[0], argv, env, file_actions=actions, setsigdef=default)
+        except BaseException:
+            os.close(read)
+            raise
+        finally:
+            os.close(write)
+        return cls(pid, read)
+
+    def wait(self, deadline: float) -> tuple[int, bytes] | None:
+        """(exit code, its messages), or None when it did not end by ``deadline`` (then it is killed)."""
+        import select
+
+        chunks: list[bytes] = []
+        poller = select.poll()  # (select.select refuses a descriptor past FD_SETSIZE)
+        poller.register(self.stderr, select.POLLIN)
+        try:
+            while True:
+                left = deadline - time.monotonic()  # Popen.communicate gives up as soon as it is past
+                if left <= 0 or not poller.poll(left * 1000):
+                    os.kill(self.pid, 9)  # SIGKILL (9 on every POSIX system), as Popen.kill()
+                    os.waitpid(self.pid, 0)
+                    return None
+                chunk = os.read(self.stderr, 65536)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        finally:
+            os.close(self.stderr)
+        _, status = os.waitpid(self.pid, 0)
+        return os.waitstatus_to_exitcode(status), b"".join(chunks)
+
+
+def _inheritable_fds() -> list[int] | None:
+    """This process's open descriptors past 2 that a child would inherit; None where ``/proc/self/fd`` is
+    not there to list them (then ``Popen`` starts the child, closing them itself)."""
+    try:
+        listed = os.listdir("/proc/self/fd")
+    except OSError:
+        return None
+    out: list[int] = []
+    for name in listed:
+        fd = int(name)
+        try:
+            if fd > 2 and os.get_inheritable(fd):
+                out.append(fd)
+        except OSError:  # the listing's own descriptor, closed since
+            continue
+    return out
 
 
 def _unnamed_file(data: bytes) -> BinaryIO:
