@@ -132,10 +132,14 @@ def _render_settings(data: Mapping[str, Any], console: Console) -> None:
         return
     codes: dict[str, list[str]] = {}
     shell_at: dict[str, list[str]] = {}
+    # the rows are the described server's: a finding placed at another server's command is about that
+    # server's setting of the same name (RS080 on a PD decode server beside the prefill server described)
+    described = (data.get("process") or {}).get("at")
+    others = {s.get("at") for s in data.get("servers") or [] if s.get("at") and s.get("at") != described}
     for finding in data.get("findings") or []:
         if "cause" in finding:
             continue
-        if finding.get("setting"):
+        if finding.get("setting") and finding.get("at") not in others:
             codes.setdefault(finding["setting"], []).append(str(finding.get("code")))
         if finding.get("layer") == "shell" and finding.get("at"):
             shell_at.setdefault(finding["at"], []).append(str(finding.get("code")))
