@@ -17,7 +17,13 @@ from argtrace import localfs
 from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_spec
 from argtrace.layers.memory import dp_attention
 from argtrace.layers.memory import sglang as sg
-from argtrace.layers.memory.config import ConfigError, ModelSpec, load_config, read_model_spec
+from argtrace.layers.memory.config import (
+    ConfigError,
+    ModelSpec,
+    load_config,
+    read_model_spec,
+    served_dtype_bytes,
+)
 from argtrace.layers.memory.online_quant import online_fp8, sglang_load_peak
 from argtrace.layers.memory.sglang_suggest import SAFETY_BYTES, suggest
 from argtrace.layers.memory.weights import WeightEstimate, assumed_quantization, estimate_weights
@@ -473,6 +479,7 @@ def analyze_memory(
         findings.append(rules.MM002.finding(f"cannot read the model config: {exc}", at=at))
         return result
     spec = read_model_spec(raw)
+    spec.dtype_bytes = served_dtype_bytes(spec, settings)
     section["model"] = {"architecture": spec.architecture, "family": spec.family}
     if spec.invalid:
         findings.append(

@@ -213,6 +213,24 @@ def _dtype_bytes(name: object) -> int:
     return 2
 
 
+def served_dtype_bytes(spec: ModelSpec, settings: Mapping[str, Any]) -> int:
+    """Bytes per element of the weights the server builds: ``--dtype`` when the launch names one, else the
+    config's dtype with float32 cast down to 16 bits. Both frameworks do so under ``--dtype auto``: SGLang
+    0.5.23 ``srt/configs/model_config.py:881`` (the text config's dtype) and ``:2303-2319`` (float32 ->
+    bfloat16 for Gemma, float16 otherwise; an explicit dtype wins at ``:2322-2325``; 0.5.10.post1 ``:216``,
+    ``:1223-1240``, ``:1245``); vLLM 0.33.0 ``config/model.py:2440-2442`` (float32 -> the platform's
+    preferred 16-bit dtype) and ``:2496-2499`` (an explicit dtype). A
+    config whose text part says float32 (Gemma 3's) is thus served at 16 bits, never 32."""
+    given = settings.get("dtype")
+    if isinstance(given, Mapping):  # a resolved vLLM value: {"repr": "torch.float32"}
+        given = given.get("repr")
+    if isinstance(given, str) and given.lower() != "auto":
+        named = _DTYPE_BYTES.get(given.lower().removeprefix("torch."))
+        if named is not None:
+            return named
+    return 2 if spec.dtype_bytes == 4 else spec.dtype_bytes
+
+
 def _quantization(raw: Mapping[str, Any]) -> Quantization:
     qc = raw.get("quantization_config")
     if not isinstance(qc, Mapping):

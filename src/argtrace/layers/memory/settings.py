@@ -94,6 +94,7 @@ def _vllm_parser() -> argparse.ArgumentParser:
         default=None,
     )
     p.add_argument("--quantization", "-q", dest="quantization")
+    p.add_argument("--dtype", dest="dtype")
     p.add_argument("--kv-transfer-config", dest="kv_transfer_config")
     p.add_argument("--cpu-offload-gb", dest="cpu_offload_gb", type=float)
     _bool_flag(p, "--enable-lora", dest="enable_lora")

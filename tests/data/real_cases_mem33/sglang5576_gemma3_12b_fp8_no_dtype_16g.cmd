@@ -1,0 +1,5 @@
+# source: https://github.com/sgl-project/sglang/issues/5576 (2025-04-21, the reporter's second attempt) "I removed dtype and only used `--quantization fp8` on the above query, it failed with cuda Out of memory reason."
+# GPU: one RTX 4070 Ti SUPER, 16 GB (16376 MiB, compute capability 8.9). Release: lmsysorg/sglang:latest of April 2025, not named.
+# Rebuilt (not copied): the first command of the report without --dtype=float16; with --dtype auto, SGLang serves Gemma 3's float32 text config at
+# bfloat16 (its log in the same thread: "For Gemma 3, we downcast float32 to bfloat16"), so the weights are 16-bit before fp8 as in the first attempt.
+podman run --gpus all -p 30000:30000 -v ~/.cache/huggingface:/root/.cache/huggingface --env "HF_TOKEN=hf_xxx" --ipc=host lmsysorg/sglang:latest python3 -m sglang.launch_server --model-path google/gemma-3-12b-it --kv-cache-dtype fp8_e4m3 --host 0.0.0.0 --port 30000 --quantization fp8 --context-length 7000 --max-total-tokens 30000 --attention-backend flashinfer --mem-fraction-static 0.6
