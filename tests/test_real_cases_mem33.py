@@ -22,7 +22,7 @@ import pytest
 
 from argtrace.layers.memory.config import read_model_spec, served_dtype_bytes
 from tests.batches import check_case, finding, shown_codes, table_counts, unsourced
-from tests.conftest import REPO
+from tests.conftest import REPO, run_cli
 
 CASES = REPO / "tests" / "data" / "real_cases_mem33"
 CASES32 = REPO / "tests" / "data" / "real_cases_mem32"
@@ -138,3 +138,22 @@ def test_misses_recorded_as_they_are() -> None:
         ("--model-config", "models/qwen2-7b-instruct", "--gpu", "h20"),
     )
     assert shown_codes(report) == []
+
+
+@pytest.mark.parametrize(
+    ("command", "gib"),
+    [
+        ("vllm serve meta-llama/Llama-3.1-8B-Instruct --dtype float32", 29.92),
+        (
+            "python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --dtype float32",
+            29.92,
+        ),
+        ("vllm serve meta-llama/Llama-3.1-8B-Instruct --dtype auto", 14.96),
+        ("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct", 14.96),
+    ],
+)
+def test_dtype_the_launch_names_sizes_the_weights(command: str, gib: float) -> None:
+    # a variant, not a report: a bf16 checkpoint served in float32 holds twice the bytes, in both frameworks
+    options = ["--model-config", "models/llama-3.1-8b", "--gpu", "h100"]
+    result = run_cli(["check", "--format", "json", *options, "-c", command], cwd=CASES32)
+    assert round(result.json["memory"]["weights_bytes"] / GIB, 2) == gib
