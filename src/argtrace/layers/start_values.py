@@ -65,6 +65,10 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
             result.findings.extend(model_not_a_repo_id(report, framework, env))
     if framework == "sglang":
         result.findings.extend(eagle3_draft_under_eagle(report))
+        if gpu and report.setting("moe_a2a_backend") is not None:
+            from argtrace.layers.deepep_deepgemm import deepep_deepgemm  # RS081
+
+            result.findings.extend(deepep_deepgemm(report, gpu).findings)
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))

@@ -1,11 +1,12 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079, RS080;
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079-RS081;
 layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py,
-layers/disagg_spec.py): a
+layers/disagg_spec.py, layers/deepep_deepgemm.py): a
 KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
 Hugging Face repo id, flags the release's own argument checks refuse or its warnings override, an Eagle3
 draft under SGLang's EAGLE algorithm, a Hugging Face cache's repo folder given as the model, a GGUF reference
-the release's loader does not take, a parser name the release registers no parser for, and a speculative
-algorithm whose draft input the release's PD decode server never builds. Each follows real code: vLLM's
+the release's loader does not take, a parser name the release registers no parser for, a speculative
+algorithm whose draft input the release's PD decode server never builds, and DeepEP's low-latency mode on a
+GPU the release enables no DeepGEMM for. Each follows real code: vLLM's
 attention backends, huggingface_hub's ``validate_repo_id``, the releases' indexed raise sites and log calls,
 SGLang's auxiliary hidden-state capture, the releases' parser registries and disaggregation draft inputs."""
 
@@ -876,4 +877,41 @@ RS080 = Rule(
     "release whose wheel was read and whose decode preparation dereferences the draft input unguarded "
     "(0.5.13.post1-0.5.14 build EAGLE only but do not dereference it for DFLASH). Without a release named: "
     "a warning resting on the release the analysis assumes when it is one of them, else a note.",
+)
+
+RS081 = Rule(
+    code="RS081",
+    layer="resolution",
+    severity="warning",
+    title="DeepEP's low-latency mode on a GPU the release enables no DeepGEMM for",
+    basis="framework-code",
+    rationale=(
+        "With --moe-a2a-backend deepep each MoE layer is a DeepEPMoE (srt/layers/moe/ep_moe/layer.py), whose "
+        'constructor asserts deep_gemm_wrapper.ENABLE_JIT_DEEPGEMM ("DeepEP {mode} mode requires '
+        'deep_gemm") when --deepep-mode enables low latency (auto, the default, or low_latency) on CUDA; '
+        "_compute_enable_deep_gemm (srt/layers/deep_gemm_wrapper/configurer.py) turns DeepGEMM off below SM "
+        "90, so on an Ampere or Ada GPU the server dies while the model is built (sglang#12320, an RTX 6000 "
+        "Ada). What each release asserts is read from its wheel (scripts/gen_sglang_deepep_deepgemm.py): any "
+        "MoE layer in 0.5.1.post3-0.5.11, a quantized one only from 0.5.12.post1."
+    ),
+    fix="run on a Hopper or newer GPU, drop --moe-a2a-backend deepep, or use --deepep-mode normal",
+    example=_static(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 "
+        "--moe-a2a-backend deepep",
+        "0.5.10.post1",
+        "--gpu",
+        "a100-80g",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path Qwen/Qwen3-30B-A3B --tp-size 2 --ep-size 2 "
+        "--moe-a2a-backend deepep",
+        "0.5.10.post1",
+        "--gpu",
+        "h100",
+    ),
+    exceptions="A warning: the GPU is the one --gpu names, not the node's. Only with --gpu naming an NVIDIA "
+    "GPU, --deepep-mode auto or low_latency, no --moe-runner-backend other than auto and no ModelOpt FP4 "
+    "quantization (the flashinfer_cutedsl path skips the assertion), for a release whose wheel was read. A "
+    "note where the release asserts for quantized checkpoints only and the launch writes no --quantization, "
+    "and when nothing names the release and only other releases read would assert.",
 )
