@@ -37,6 +37,7 @@ CLEAN: dict[str, int] = {
     "llmengine_sglang_lws_startup_script.py": 1,
     "localdeploy_qwen3_coder_systemd/qwen3_coder_30b.sh": 1,
     "sky_deepseek_r1_671b_a100_sglang_two_nodes.yaml": 1,
+    "sky_deepseek_r1_distilled_vllm_066.yaml": 1,
     "sky_falcon_h1_tp2_dp_from_gpus.yaml": 1,
     "sky_kimi_k2_thinking_high_throughput_dcp.sky.yaml": 1,
 }
