@@ -226,7 +226,7 @@ def multinode_findings_of(
     from collections import Counter
 
     from argtrace.layers.multinode import NodeStart, matrix_section, multinode_findings
-    from argtrace.layers.nodeplaces import carrier_fields
+    from argtrace.layers.nodeplaces import carrier_fields, ray_over_the_job
     from argtrace.layers.slurm import srun_step
     from argtrace.model import Placement
 
@@ -251,7 +251,13 @@ def multinode_findings_of(
                 allocation_exact=exact,
                 allocation_step=step is not None and step.nodes is not None,
                 unread=unread,
-                **carrier_fields(server, step, allocation, by_pod[server.placement] or 1),
+                **carrier_fields(
+                    server,
+                    step,
+                    allocation,
+                    by_pod[server.placement] or 1,
+                    ray_over_the_job(server, values, step, allocation),
+                ),
             )
         )
     return multinode_findings(nodes), matrix_section(nodes)

@@ -473,7 +473,7 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     values = node.values
     if "data_parallel_rank" in node.given and "data_parallel_rank" not in values:
         values = {**values, "data_parallel_rank": 0}  # one DP rank per process, whichever (a task's own)
-    needed = gpus_needed(node.framework, values, node.carrier_nodes)
+    needed = gpus_needed(node.framework, values, node.carrier_nodes, node.carrier_of)
     if have is None or needed is None:
         return []
     need, how = needed
@@ -497,7 +497,25 @@ def _gpu_findings(node: NodeStart) -> list[Finding]:
     )
     if per_node > 1 and node.task_reads:
         finding = _task_assumed(finding, node)
+    elif node.ray_fallback is not None and have < need <= have * node.ray_fallback:
+        finding = _ray_fallback(finding, node.ray_fallback)
     return [finding]
+
+
+def _ray_fallback(finding: Finding, nodes: int) -> Finding:
+    """Too few GPUs on the batch shell's node for a vLLM world that vLLM's fallback to Ray spreads over the
+    job's nodes (``nodeplaces.ray_over_the_job``): right on the releases with the fallback, refused by those
+    without it. Information resting on the release, saying both, with the flag that holds on every release."""
+    message = (
+        f"{finding.message}, unless vLLM places the ranks over the Ray cluster RAY_ADDRESS names on the "
+        f"job's {nodes} nodes: its releases with the automatic fallback to Ray do so when the world does not "
+        "fit on the node; later ones (vllm-project/vllm#25775; 0.33.0: vllm/config/parallel.py:1071) refuse "
+        "it without --distributed-executor-backend ray"
+    )
+    fix = (
+        "Add `--distributed-executor-backend ray`: every release then places the ranks over the Ray cluster."
+    )
+    return replace(finding, severity="info", basis="assumed", message=message, fix=fix)
 
 
 def _task_assumed(finding: Finding, node: NodeStart) -> Finding:

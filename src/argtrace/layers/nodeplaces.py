@@ -9,8 +9,10 @@ shown under in the matrix. Pure.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
+from argtrace.layers.nodescope import as_int
 from argtrace.layers.slurm import GPU_BINDING
 
 if TYPE_CHECKING:
@@ -19,12 +21,17 @@ if TYPE_CHECKING:
 
 
 def carrier_fields(
-    server: ServerCommand, step: SrunStep | None, allocation: Allocation | None, neighbours: int = 1
+    server: ServerCommand,
+    step: SrunStep | None,
+    allocation: Allocation | None,
+    neighbours: int = 1,
+    ray: tuple[int, bool] | None = None,
 ) -> dict[str, Any]:
     """``replicas``, ``replicas_of``, ``gpus_per_node``, ``gpus_from``, ``gpus_shared``, ``carrier_nodes``,
     ``carrier_group``, ``label`` and the srun step's ``step_tasks``, ``step_nodes``, ``tasks_per_node``,
     ``task_reads``, ``gpus_bound`` for ``NodeStart``. ``neighbours``: the servers started in the same pod
-    or task."""
+    or task. ``ray``: the job's nodes a vLLM start of the batch shell places its ranks over, as one Ray
+    cluster, and whether only vLLM's fallback picks Ray (``ray_over_the_job``)."""
     out: dict[str, Any] = {}
     per_node = (step.tasks // step.nodes) if step and step.tasks and step.nodes else None
     if allocation is not None and per_node is None:
@@ -52,6 +59,16 @@ def carrier_fields(
     bound = ("CUDA_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", *GPU_BINDING.values())
     out["gpus_bound"] = any(name in server.env for name in bound)
     out.update(_machine(server, step, tasks))
+    if ray is not None and not ray[1]:
+        # Ray places the ranks on the GPUs of the cluster's nodes, as many on each as fit: only too few of
+        # them for the ranks is judged (the GPUs of each node against the ranks over the nodes)
+        out["carrier_nodes"], out["carrier_of"] = (
+            ray[0],
+            "nodes of the job's Ray cluster (assumed: each joins it)",
+        )
+        out["gpus_shared"] = True
+    elif ray is not None:
+        out["ray_fallback"] = ray[0]
     placement = server.placement
     if placement is not None:
         # one pod template, several pods, one argv: a Deployment's or ReplicaSet's replicas, or a
@@ -79,10 +96,13 @@ def carrier_fields(
             out["carrier_group"] = f"{resource}/{placement.role}" if placement.role else resource
         out["label"] = placement.pod or "/".join(p for p in (placement.name, placement.role) if p)
     on_node = server.env.get("SLURM_GPUS_ON_NODE")
+    # the batch shell has the job's SLURM_GPUS_ON_NODE too (layers/slurm.py batch_environment), and an srun
+    # task inherits it: the same count as the job's is said as the job's, with its directive's line
+    jobs = allocation is not None and on_node is not None and on_node.value == str(allocation.gpus_per_node)
     if step is not None and step.gpus_per_node is not None:
         out["gpus_per_node"] = step.gpus_per_node
         out["gpus_from"] = f"srun gives each node {step.gpus_per_node}"
-    elif on_node is not None and on_node.value is not None and on_node.value.isdigit():
+    elif on_node is not None and on_node.value is not None and on_node.value.isdigit() and not jobs:
         # inside `srun bash -c`: srun set SLURM_GPUS_ON_NODE in the task from --gpus-per-node / --gres
         out["gpus_per_node"] = int(on_node.value)
         out["gpus_from"] = f"srun gives each node {on_node.value}"
@@ -93,6 +113,30 @@ def carrier_fields(
         where = f" ({allocation.gpus_at})" if allocation.gpus_at else ""
         out["gpus_from"] = f"the job gives each node {allocation.gpus_per_node}{where}"
     return out
+
+
+def ray_over_the_job(
+    server: ServerCommand, values: Mapping[str, Any], step: SrunStep | None, allocation: Allocation | None
+) -> tuple[int, bool] | None:
+    """(the job's nodes, whether the backend is only vLLM's fallback) when a vLLM start of a batch job's own
+    shell (no srun in front) runs its ranks over a Ray cluster the script starts on the job's nodes (``srun
+    ray start``): ``--distributed-executor-backend ray`` (certain), or no backend given, RAY_ADDRESS set and
+    a world larger than the node's GPUs (the fallback: vLLM's releases before vllm-project/vllm#25775 picked
+    Ray then, "We use multiprocessing by default if world_size fits on the current node", and ray.init joins
+    the cluster RAY_ADDRESS names; 0.33.0 refuses such a world without the flag, vllm/config/parallel.py:1071;
+    the first release without the fallback is not read here). ``None`` otherwise."""
+    if server.framework != "vllm" or step is not None or server.placement is not None or allocation is None:
+        return None
+    if allocation.nodes is None or allocation.nodes < 2:
+        return None
+    backend = values.get("distributed_executor_backend")
+    if backend == "ray":
+        return allocation.nodes, False
+    tp, pp = as_int(values.get("tensor_parallel_size")), as_int(values.get("pipeline_parallel_size"))
+    have = allocation.gpus_per_node
+    if backend is not None or "RAY_ADDRESS" not in server.env or tp is None or pp is None or have is None:
+        return None
+    return (allocation.nodes, True) if tp * pp > have else None
 
 
 def _env_count(server: ServerCommand, name: str) -> int | None:

@@ -68,7 +68,10 @@ def is_carried(server: ServerCommand) -> bool:
 
 
 def gpus_needed(
-    framework: str, values: Mapping[str, Any], carrier_nodes: int | None = None
+    framework: str,
+    values: Mapping[str, Any],
+    carrier_nodes: int | None = None,
+    carrier_of: str = "pods of its group",
 ) -> tuple[int, str] | None:
     """The GPUs one node of this start needs, with how it follows from the sizes; ``None`` when a size is
     unknown or the sizes do not divide over the nodes (other rules say so). ``carrier_nodes``: the pods
@@ -98,7 +101,7 @@ def gpus_needed(
     nnodes = as_int(values.get("nnodes")) or 1
     over = f"over nnodes {nnodes}"
     if nnodes == 1 and framework == "vllm" and carrier_nodes is not None and carrier_nodes > 1:
-        nnodes, over = carrier_nodes, f"over the {carrier_nodes} pods of its group"
+        nnodes, over = carrier_nodes, f"over the {carrier_nodes} {carrier_of}"
     if nnodes > 1:
         if total % nnodes:
             return None

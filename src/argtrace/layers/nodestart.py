@@ -51,6 +51,11 @@ class NodeStart:
     # The pods one copy of this server spans by its carrier (a LeaderWorkerSet group, a Dynamo service's
     # multinode.nodeCount): vLLM without --nnodes spreads tp x pp over them as one Ray cluster.
     carrier_nodes: int | None = None
+    # what those nodes are, for the message ("pods of its group", "nodes of the job's Ray cluster")
+    carrier_of: str = "pods of its group"
+    # the job's nodes over whose Ray cluster vLLM's fallback to Ray (no --distributed-executor-backend, a
+    # world larger than the node, RAY_ADDRESS set) places the ranks, in the releases that have it
+    ray_fallback: int | None = None
     # The node's GPUs are shared with other processes (CUDA_VISIBLE_DEVICES picks some, several servers or
     # tasks per node): only too few of them is judged, never idle ones.
     gpus_shared: bool = False

@@ -184,6 +184,10 @@ def batch_environment(allocation: Allocation) -> tuple[dict[str, str], dict[str,
         known["SLURM_NTASKS_PER_NODE"] = str(allocation.ntasks_per_node)
     if allocation.gpus_per_node is not None:
         known["SLURM_GPUS_PER_NODE"] = str(allocation.gpus_per_node)
+        # sbatch(1), OUTPUT ENVIRONMENT VARIABLES: SLURM_GPUS_ON_NODE, "Number of GPUs allocated to the batch
+        # step": the batch shell runs on the job's first node, with that node's GPUs (``--tensor-parallel-size
+        # $((SLURM_NNODES * SLURM_GPUS_ON_NODE))`` was 0: an unset variable in arithmetic)
+        known["SLURM_GPUS_ON_NODE"] = str(allocation.gpus_per_node)
     if allocation.export is not None:
         known["SLURM_EXPORT_ENV"] = allocation.export
     known.update(allocation.gpu_binding)
