@@ -33,6 +33,7 @@ def test_a_described_line_is_read_around_blanks_and_refused_past_any_such_line()
     stripped = gpus._described_match(" " * 120_000 + LINE)  # blanks around are stripped
     assert stripped is not None and stripped.group(0) == LINE
     assert gpus._described_match(" " * 120_000 + "x") is None
+    assert gpus._described_match(" " * 120_000 + LINE.replace("8.9", "x")) is None  # (gpus-3302-1)
     assert gpus._described_match("x" * 300 + ", 16376 MiB, 8.9") is None
     assert gpus._described_match("a" * 120_000 + LINE) is None
     with pytest.raises(ValueError, match="unknown GPU profile"):
