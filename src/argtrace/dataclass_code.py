@@ -542,18 +542,72 @@ def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Nam
     texts, named = {}, {}
     for key, code in codes.items():
         if type(key) is str:
-            if isinstance(code, CodeType):
+            if isinstance(code, CodeType) and _fits_text(key, code):
                 texts[key] = code
-        elif type(key) is tuple and key and type(code) is tuple and code and type(code[0]) is CodeType:
-            # an __init__'s code and its recipe's ints (_arguments); any other method's code(s). A key of
-            # another form is never asked for
-            rest = int if key[0] == "__init__" else CodeType
-            for one in code[1:]:
-                if type(one) is not rest:
-                    break
-            else:
-                named[key] = code
+        elif type(key) is tuple and key and type(code) is tuple and code and _fits_key(key, code):
+            named[key] = code
     return texts, named
+
+
+# An entry that passed its CRC-32 but could not have been written for its key (a store of another writer,
+# or made by hand) is left out, as a damaged one is: called, it would raise inside ``dataclasses`` (a recipe
+# number past the fields: IndexError; a code taking other arguments: TypeError) and end every command in an
+# internal error (safe33). What a well-formed code does when run is not checked: a store only the user's
+# own account can write is believed as ``__pycache__`` is (``resolver/data_cache.py``).
+
+
+def _fits_text(text: str, code: CodeType) -> bool:
+    """Whether ``code`` can stand for ``text``: the function it defines, taking the parameters of the
+    text's ``def __create_fn__(...)`` line, or a module code that defines ``__create_fn__``."""
+    if code.co_name == "<module>":
+        return "__create_fn__" in code.co_names
+    head = text.partition("\n")[0]
+    if code.co_name != "__create_fn__" or not head.startswith("def __create_fn__(") or code.co_kwonlyargcount:
+        return False
+    params = head[len("def __create_fn__(") :].rpartition(")")[0]
+    return [p.strip() for p in params.split(",") if p.strip()] == list(code.co_varnames[: code.co_argcount])
+
+
+def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
+    """Whether ``codes`` can be a method made of ``key`` (:func:`_by_names`): ``__init__``'s code and one
+    number per parameter, each naming a constant or a type, default or factory its field has (the key's
+    flags, ``_init_by_names``); the frozen pair's two codes taking ``cls`` and ``FrozenInstanceError``;
+    any other method's one code taking nothing."""
+    code = codes[0]
+    if type(code) is not CodeType or code.co_name != "__create_fn__" or code.co_kwonlyargcount:
+        return False
+    if key[0] == "__init__":
+        recipe = codes[1:]
+        if len(key) < 6 or type(key[5]) is not int or len(key) < 6 + 2 * key[5]:
+            return False
+        names, flags = key[6 : 6 + 2 * key[5] : 2], key[7 : 6 + 2 * key[5] : 2]
+        if len(recipe) != code.co_argcount or any(type(f) is not int for f in flags):
+            return False
+        for number, parameter in zip(recipe, code.co_varnames, strict=False):
+            if type(number) is not int or not -4 <= number < 3 * len(flags):
+                return False
+            # the parameter dataclasses names after the field (3.10-3.12: _type_NAME; _dflt_NAME for its
+            # default or factory), or a constant's, which is named after no field
+            prefix = "_type_" if number >= 0 and number % 3 == 0 else "_dflt_" if number >= 0 else ""
+            if prefix and parameter != f"{prefix}{names[number // 3]}":
+                return False
+            if not prefix and parameter.startswith(("_type_", "_dflt_")):
+                return False
+            kind = number % 3 if number >= 0 else 0
+            if (kind == 1 and not flags[number // 3] & 4) or (kind == 2 and not flags[number // 3] & 8):
+                return False
+        return True
+    frozen = key[0] == "__setattr__"
+    if len(codes) != (2 if frozen else 1):
+        return False
+    wanted = ("cls", "FrozenInstanceError") if frozen else ()
+    return all(
+        type(one) is CodeType
+        and one.co_name == "__create_fn__"
+        and not one.co_kwonlyargcount
+        and one.co_varnames[: one.co_argcount] == wanted
+        for one in codes
+    )
 
 
 def store_path(command: str = "argtrace") -> str | None:

@@ -142,15 +142,35 @@ class GpuSelection:
 
 # nvidia-smi --query-gpu=name,memory.total,compute_cap --format=csv,noheader: "NVIDIA GeForce RTX 4070 Ti
 # SUPER, 16376 MiB, 8.9" (the name may be left out), then a count as after a profile's name ("... 8.9x2")
+# Matched whole against the stripped text, the name starting and ending with a non-space: a leading
+# ``\s*`` before a name that may itself hold spaces made 20,000 spaces take 2 s and the 128 KiB an argument
+# may hold 90 s (safe33). nvidia-smi's names are under 100 characters; a longer text is no such line.
 _DESCRIBED = re.compile(
-    r"^\s*(?:(?P<name>[^,]*[^,\s])\s*,\s*)?(?P<mib>\d{1,7})\s*MiB\s*,\s*(?P<major>\d{1,2})\.(?P<minor>\d)"
-    r"\s*(?:x\s*(?P<count>\d{1,5}))?\s*$",
+    r"(?:(?P<name>[^,\s](?:[^,]*[^,\s])?)\s*,\s*)?(?P<mib>\d{1,7})\s*MiB\s*,\s*(?P<major>\d{1,2})\.(?P<minor>\d)"
+    r"\s*(?:x\s*(?P<count>\d{1,5}))?",
     re.IGNORECASE,
 )
+MAX_DESCRIBED = 256
 DESCRIBE_HINT = (
     "or describe the device as nvidia-smi prints it: --gpu 'NAME, MEMORY MiB, CC' "
     "(nvidia-smi --query-gpu=name,memory.total,compute_cap --format=csv,noheader)"
 )
+
+
+def _shown(spec: str) -> str:
+    """``spec`` quoted in a message, at most ``MAX_DESCRIBED`` characters of it (an argument may hold
+    128 KiB)."""
+    if len(spec) <= MAX_DESCRIBED:
+        return repr(spec)
+    # cut where a word ends: a token cut in two is a head the redactor no longer knows by its shape
+    head = re.sub(r"[^\s,]*$", "", spec[: MAX_DESCRIBED + 1])
+    return f"{head!r}... ({len(spec):,} characters)"
+
+
+def _described_match(spec: str) -> re.Match[str] | None:
+    """The nvidia-smi line ``spec`` is (``_DESCRIBED``), or None; a text longer than any such line is none."""
+    text = spec.strip()
+    return _DESCRIBED.fullmatch(text) if len(text) <= MAX_DESCRIBED else None
 
 
 def described(spec: str) -> GpuSelection | None:
@@ -164,7 +184,7 @@ def described(spec: str) -> GpuSelection | None:
     not fit with any of the others, while a close fit is only as sure as the estimate (``estimate``).
     FlashInfer's support follows the capability by the catalog's rule.
     """
-    match = _DESCRIBED.match(spec)
+    match = _described_match(spec)
     if match is None:
         return None
     mib, count = int(match.group("mib")), int(match.group("count") or 1)
@@ -173,12 +193,12 @@ def described(spec: str) -> GpuSelection | None:
     kept = sorted(p.smi_total_mib * MIB - p.total_bytes for p in catalog)
     least = kept[0]
     if count < 1:
-        raise ValueError(f"GPU count must be at least 1 in {spec!r}")
+        raise ValueError(f"GPU count must be at least 1 in {_shown(spec)}")
     if mib * MIB <= least:
-        raise ValueError(f"{spec!r}: {mib} MiB is less than what a device's driver keeps back")
+        raise ValueError(f"{_shown(spec)}: {mib} MiB is less than what a device's driver keeps back")
     rule = _DATA.get("flashinfer_min_cc")
     if not isinstance(rule, list) or len(rule) != 2:
-        raise ValueError(f"{spec!r}: the GPU catalog (data/gpu_profiles.json) cannot be read")
+        raise ValueError(f"{_shown(spec)}: the GPU catalog (data/gpu_profiles.json) cannot be read")
     name = match.group("name") or ""
     total = mib * MIB - least
     estimate = (
@@ -206,7 +226,7 @@ def count_given(spec: str) -> bool:
     A bare model name means "as many of these as the launch needs": the user said which GPU, not how many,
     so no finding may rest on a count of 1 they never wrote.
     """
-    described_as = _DESCRIBED.match(spec)
+    described_as = _described_match(spec)
     if described_as is not None:
         return described_as.group("count") is not None
     key = alias_key(spec)
@@ -230,12 +250,13 @@ def parse_gpu_spec(spec: str) -> GpuSelection:
     if match and match.group("name") in ALIASES:
         count = int(match.group("count"))
         if count < 1:
-            raise ValueError(f"GPU count must be at least 1 in {spec!r}")
+            raise ValueError(f"GPU count must be at least 1 in {_shown(spec)}")
         return GpuSelection(GPUS[ALIASES[match.group("name")]], count)
     selection = described(spec)
     if selection is not None:
         return selection
     known = ", ".join(sorted(GPUS))
     raise ValueError(
-        f"unknown GPU profile {spec!r}; known: {known} (append xN for N GPUs, e.g. h100x8), {DESCRIBE_HINT}"
+        f"unknown GPU profile {_shown(spec)}; known: {known} (append xN for N GPUs, e.g. h100x8), "
+        f"{DESCRIBE_HINT}"
     )

@@ -776,6 +776,19 @@ def _late_case(kind: str) -> Callable[[random.Random, str], Case]:
     return generate
 
 
+def _s32_case(kind: str) -> Callable[[random.Random, str], Case]:
+    """The generator of a kind of :mod:`tests.fuzz.s32_generators` (session 32's readers: ``--gpu`` lines as
+    nvidia-smi prints them, fa32's and sgl32's shell and Python readers, ``bash -n`` through posix_spawn)."""
+
+    def generate(rnd: random.Random, case_id: str) -> Case:
+        from tests.fuzz import s32_generators
+
+        made: Case = getattr(s32_generators, f"{kind}_case")(rnd, case_id)
+        return made
+
+    return generate
+
+
 GENERATORS = {
     "script": script_case,
     "script-mut": script_mutation_case,
@@ -793,6 +806,8 @@ GENERATORS = {
     "containers": _late_case("containers"),
     "includes": _late_case("includes"),
     "logargv": _late_case("logargv"),
+    "gpus": _s32_case("gpus"),
+    "late32": _s32_case("late32"),
 }
 KINDS = tuple(GENERATORS)
 

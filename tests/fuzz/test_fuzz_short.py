@@ -19,7 +19,7 @@ from tests.fuzz.harness import MUST_NOT, Outcome, campaign
 SEED = 11
 PER_KIND = 15  # 90 cases, two at a time; the runs share a data cache (conftest.py), a third of the CPU each
 # kinds added later, with fewer cases so that they add a few seconds (reader_generators.py,
-# hole_generators.py and late_generators.py: 3 of each, about 1 s of CPU per case)
+# hole_generators.py, late_generators.py and s32_generators.py: 3 of each, about 1 s of CPU per case)
 FEWER = {
     "readers": 3,
     "launchers": 3,
@@ -28,6 +28,8 @@ FEWER = {
     "containers": 3,
     "includes": 3,
     "logargv": 3,
+    "gpus": 3,
+    "late32": 3,
 }
 TIMEOUT = 30.0
 

@@ -1,7 +1,8 @@
 """Every minimised fuzz reproducer as a regression test: it must now end as ``ok`` or ``usage-error``.
 
 A reproducer is a directory under ``tests/fuzz/reproducers/``: ``case.json`` (``argv``, ``kind``,
-``secrets``, ``markers``, ``executables``, ``fifos``, optionally ``expand`` (big files as a recipe), the
+``secrets``, ``markers``, ``executables``, ``fifos``, optionally ``expand`` (big files as a recipe) and
+``expand_argv`` (big arguments), the
 ``signature`` it was found with and ``owner``, the part of argtrace it points at) and the case's files as
 generated (``@DIR@`` stands for the directory it runs in).
 Run one: ``pytest tests/fuzz/test_reproducers.py -k yaml-deep``.
@@ -32,11 +33,15 @@ def load(directory: Path) -> Case:
     for rel, recipe in meta.get("expand", {}).items():
         body = "".join(recipe["repeat"].replace("{i}", str(i)) for i in range(recipe["times"]))
         files[rel] = (recipe["head"] + body + recipe["tail"]).encode()
+    # and big arguments the same way, by their index in argv (``expand_argv``)
+    argv = list(meta["argv"])
+    for index, recipe in meta.get("expand_argv", {}).items():
+        argv[int(index)] = recipe["head"] + recipe["repeat"] * recipe["times"] + recipe["tail"]
     return Case(
         meta["kind"],
         directory.name,
         files,
-        meta["argv"],
+        argv,
         meta.get("secrets", []),
         meta.get("markers", []),
         meta.get("executables", []),

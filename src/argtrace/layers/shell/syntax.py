@@ -390,7 +390,19 @@ def _problems(returncode: int, stderr: bytes) -> list[SyntaxProblem]:
         elif raw.strip():
             problems.append(SyntaxProblem(None, raw.split(": ", 1)[-1]))
     if returncode != 0 and not problems:
-        problems.append(SyntaxProblem(None, "bash -n reported a syntax error"))
+        # killed by a signal (-N here, 128+N through a remote shell): commands nested some 3,000 deep
+        # (``$(`` in bash 5.2) overflow bash's recursive parser, which dies of SIGSEGV without a word; that is
+        # no syntax error, but bash reading the script to run it parses it the same way first (safe33)
+        signal = -returncode if returncode < 0 else returncode - 128 if returncode in (134, 135, 139) else 0
+        problems.append(
+            SyntaxProblem(
+                None,
+                f"bash -n was killed by signal {signal} while parsing it (bash's own parser crashed, as on "
+                "commands nested thousands deep; bash parses the script the same way before running it)"
+                if signal
+                else "bash -n reported a syntax error",
+            )
+        )
     return problems if returncode != 0 or problems else []
 
 
