@@ -8,7 +8,7 @@ start-up and while serving (a module of the framework missing a name another cal
 TRT-LLM GEMM failing under NVFP4 models, the diffusion runtime's scheduler giving up), logs behind a launcher
 (GPUStack 2.x's worker starting vLLM in a container). Their forms: a copy that begins inside a traceback; an
 exception line without frames, then another rank's traceback cut after its frames (flashinfer#2516,
-sglang#19081); the HTTP server answering ``/health`` with 200 after the scheduler died (sglang#17874);
+sglang#19081); the HTTP server answering ``/health`` with 200 after the scheduler died (sglang#17874, LG017);
 worker lines of two ranks interleaved (vllm#18302); two excerpts of one post joined in their order, the frames
 between them not stored (vllm#17756, its header says so). ``ok/`` holds working launches: GPUStack's worker
 starting vLLM 0.17.1 in a container (the report's error came with a request), SGLang's start whose
@@ -62,6 +62,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 INFO10 = ("LG010", "info")
 ERROR7 = ("LG007", "error")
 ERROR11 = ("LG011", "error")
+WARN17 = ("LG017", "warning")
 GENERIC = (
     "Read the exception and the traceback shown; if it is a common failure, add a signature to "
     "argtrace/data/error_signatures.json."
@@ -99,11 +100,12 @@ CASES = [
         "with --moe-runner-backend flashinfer_trtllm on SGLang 0.5.8.post1); the copy holds no launch line",
     ),
     LogCase(
-        # was "a step this excerpt does not show": the diffusion runtime's loop is ``event_loop`` itself
+        # was "a step this excerpt does not show": the diffusion runtime's loop is ``event_loop`` itself; and
+        # LG017 (new): the four /health answers of 200 after the death
         "sglang17874_qwen_image_multimodal_gen_scheduler_terminated_health_ok.log",
         "c",
         "c",
-        (ERROR11, INFO10),
+        (ERROR11, INFO10, WARN17),
         "sglang",
         "failed",
         "serving",
@@ -112,9 +114,8 @@ CASES = [
         GENERIC,
         cause="current state",
         change="restart",
-        missing="the three errors before the scheduler gave up are not in the copy; that /health kept "
-        "answering 200 after the death (SGLang 0.5.10.post1's diffusion server answers it without asking its "
-        "scheduler) is not read",
+        missing="the three errors before the scheduler gave up are not in the copy (LG017 names the /health "
+        "answers after the death, not why it died)",
     ),
     LogCase(
         "sglang19081_dsv32_nvfp4_specv2_cublas_execution_failed.log",
@@ -394,6 +395,49 @@ def test_the_diffusion_runtimes_event_loop_is_serving(tmp_path: Path) -> None:
     )
     report = log_report(written_log(tmp_path, text))
     assert (last_launch(report)["state"], last_launch(report)["stage"]) == ("failed", "serving")
+
+
+HEALTH = '[2026-01-28 08:52:46] INFO:     172.31.0.80:50570 - "GET /health HTTP/1.1" 200 OK\n'
+DEATH = (
+    "[2026-01-28 08:52:45 TP0] Scheduler hit an exception: Traceback (most recent call last):\n"
+    '  File "/x/sglang/srt/managers/scheduler.py", line 1, in event_loop_overlap\n'
+    "RuntimeError: boom\n"
+)
+
+
+def test_the_health_answers_after_the_death_are_read() -> None:
+    report = recorded_log_report(
+        LOGS / "sglang17874_qwen_image_multimodal_gen_scheduler_terminated_health_ok.log"
+    )
+    (found,) = [f for f in report["findings"] if f["code"] == "LG017"]
+    assert found["message"].startswith(
+        "The server answered 4 health check(s) with 200 after the launch died at line 11 (lines 14-17)"
+    )
+    assert found["fix"] == (
+        "Restart the server: the process that served requests is gone and does not come back. SGLang's "
+        "diffusion server answers /health without asking its scheduler in 0.5.10.post1; 0.5.23 answers 503 "
+        "once a scheduler worker exited: a release with that check lets the probe see the death."
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "answered"),
+    [
+        (DEATH + HEALTH + HEALTH, 2),
+        # answers before the death: a server that served, then died
+        (HEALTH + DEATH, 0),
+        # a 503 after the death: the probe saw it
+        (DEATH + HEALTH.replace('" 200 OK', '" 503 Service Unavailable'), 0),
+    ],
+    ids=["after", "before", "unhealthy"],
+)
+def test_health_answers_of_200_after_a_death(tmp_path: Path, text: str, answered: int) -> None:
+    report = log_report(written_log(tmp_path, text))
+    found = [f for f in report["findings"] if f["code"] == "LG017"]
+    assert len(found) == (1 if answered else 0)
+    if answered:
+        assert f"answered {answered} health check(s) with 200" in found[0]["message"]
+        assert "SGLang's /health_generate" in found[0]["fix"]
 
 
 # --- the fast paths read the batch as the slow one ----------------------------------------------------------
