@@ -565,7 +565,7 @@ def explain(
 
     attribute = attribute_error(text, framework, version)
     if attribute is not None and not every:  # Python's AttributeError: a site of Python's words, its class's
-        groups = keep_class_sites(groups, attribute["class"])
+        groups = keep_class_sites(groups, attribute["class"], attribute.get("module"))
     from argtrace.commands.why_module import keep_own_sites as keep_module_sites
     from argtrace.commands.why_module import module_error
     from argtrace.commands.why_pydantic import keep_own_sites, validation_error

@@ -208,7 +208,7 @@ def attribute_error(
     ``aftermath``: its class still keeps Python's own words from matching other classes' sites."""
     m = ATTRIBUTE_FORM.search(text)
     if m is None:
-        return None
+        return _module_attribute(text)
     if in_teardown_after_error(text, m.start()):
         cls = m.group("cls") or m.group("bare")
         return {"class": cls, "attribute": m.group("attr"), "evidence": m.group(0), "aftermath": True}
@@ -457,17 +457,63 @@ def _literal_words(message: str) -> set[str]:
     return {w.lower() for w in re.findall(r"[A-Za-z]+", re.sub(r"\{[^{}]*\}", " ", message))}
 
 
-def keep_class_sites(groups: Sequence[dict[str, Any]], cls: str) -> list[dict[str, Any]]:
+def keep_class_sites(
+    groups: Sequence[dict[str, Any]], cls: str | None, module: str | None = None
+) -> list[dict[str, Any]]:
     """The sites that can have raised Python's AttributeError on ``cls``: a site printing only Python's words
-    (a ``__getattr__`` whose class is a placeholder) only when it is ``cls``'s own."""
+    (a ``__getattr__`` whose class is a placeholder) only when it is ``cls``'s own. On a module (``module``):
+    a module-level ``__getattr__`` printing Python's words only when it is that module's own."""
     kept = []
     for g in groups:
         words = _literal_words(str(g.get("message") or ""))
+        if module is not None:
+            own = _dotted(str(g.get("file") or ""))
+            if words and words <= PYTHON_WORDS | {"module"} and own != module:
+                continue  # sglang#9780: server_args.py's own ``__getattr__`` for deep_gemm_wrapper's name
+            kept.append(g)
+            continue
         owner = str(g.get("function") or "").split(".")[0]
         if words and words <= PYTHON_WORDS and owner != cls:
             continue
         kept.append(g)
     return kept
+
+
+# CPython's message for a module's missing name (Objects/moduleobject.c, module_getattro: "module '%U' has
+# no attribute '%U'"; 3.10+ may add "Did you mean: 'x'?"), a module of the frameworks' own packages
+MODULE_FORM = re.compile(
+    r"(?<![\w.])module ['‘’](?P<module>(?:sglang|vllm)(?:\.\w{1,200}+){1,20}+)['‘’] has no attribute "
+    r"['‘’](?P<attr>[A-Za-z_]\w{0,200}+)['‘’]?(?:\. Did you mean: ['‘’](?P<near>\w{1,200}+)['‘’]\?)?"
+)
+
+
+def _dotted(file: str) -> str:
+    """A site's module as Python names it (``sglang/srt/server_args.py``: ``sglang.srt.server_args``)."""
+    path = file.replace("\\", "/").removesuffix(".py").removesuffix("/__init__")
+    return path.replace("/", ".")
+
+
+def _module_attribute(text: str) -> dict[str, Any] | None:
+    """Python's AttributeError on one of the frameworks' own modules; None without one. No framework writes
+    these words and no setting reads them: the code calling the module and the module disagree."""
+    m = MODULE_FORM.search(text)
+    if m is None:
+        return None
+    module, attr, near = m.group("module"), m.group("attr"), m.group("near")
+    renamed = f" (Python's guess: the module has {near!r}, a name of another revision)" if near else ""
+    return {
+        "class": None,
+        "module": module,
+        "attribute": attr,
+        "evidence": m.group(0),
+        "meaning": f"Python's own AttributeError: the framework's module {module} has no name {attr!r}"
+        f"{renamed}, which another of its modules calls: the calling code and the module come from "
+        "different revisions (a source tree updated or patched in part, an editable install over another "
+        "release's files, a plugin written for another release), or that release carries the mismatch "
+        "itself (its bug); no launch setting changes it",
+        "fix": "reinstall the framework so that all its files come from one release; if a clean install of "
+        "that release raises it too, move to a release where the caller and the module agree",
+    }
 
 
 def render_attribute(section: Mapping[str, Any]) -> list[str]:

@@ -419,3 +419,33 @@ LG016 = Rule(
     ),
     correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
 )
+
+LG017 = Rule(
+    code="LG017",
+    layer="log",
+    severity="warning",
+    title="The server answered health checks with 200 after it died",
+    rationale=(
+        "After the launch's fatal error the log shows its HTTP server still answering `/health` with 200: "
+        "the process that serves requests is gone, but a probe on /health (Kubernetes readiness or liveness, "
+        "a load balancer, a launcher waiting for the server) reads it as healthy and keeps sending it "
+        "requests. "
+        'SGLang 0.5.10.post1\'s diffusion server answers /health with `{"status": "ok"}` without asking its '
+        "scheduler (multimodal_gen/runtime/entrypoints/http_server.py:65); 0.5.23's answers 503 once a "
+        "scheduler worker exited (http_server.py:237-245). Only the file's last 64 KiB is read for these "
+        "lines."
+    ),
+    fix="Restart the server; point the probe at an endpoint that sees a dead server (SGLang's "
+    "/health_generate runs one token), or use a release whose /health reports the death.",
+    example=Example(
+        files={
+            "server.log": _ARGS
+            + "[2026-01-28 08:52:45] Scheduler hit an exception: Traceback (most recent call last):\n"
+            '  File "/x/sglang/srt/managers/scheduler.py", line 1, in event_loop_overlap\n'
+            "RuntimeError: boom\n"
+            '[2026-01-28 08:52:46] INFO:     10.0.0.1:50570 - "GET /health HTTP/1.1" 200 OK\n'
+        },
+        argv=("log", "server.log"),
+    ),
+    correct=Example(files={"server.log": _GOOD}, argv=("log", "server.log")),
+)

@@ -76,6 +76,20 @@ def _alone(launch: Launch, line: int) -> bool:
     )
 
 
+def _cut_frames_stage(launch: Launch, line: int) -> str | None:
+    """The one stage the tracebacks after ``line`` that the copy cut before their exception line were in.
+    An exception line without frames above it, then another process's or rank's traceback of the same failure
+    cut after its frames (SGLang's "Scheduler hit an exception" of another rank through its event loop,
+    flashinfer#2516, sglang#19081): those frames say where the launch was when it failed."""
+    stages = set()
+    for at, full in launch.tracebacks:
+        if at > line and not exception_of(full):
+            stage = frames_stage(full, "")
+            if stage is not None:
+                stages.add(stage)
+    return stages.pop() if len(stages) == 1 else None
+
+
 def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
     # Tracebacks: their exception line is the error; frames refine the stage.
     tb_by_exc: dict[str, tuple[int, list[str]]] = {}
@@ -114,6 +128,8 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         elif tb is None and serving_error(text):
             frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
+        if tb is None and stage == "unknown":
+            stage = _cut_frames_stage(launch, err.line) or stage
         if tb is None and stage == "validation" and _alone(launch, err.line):
             # a quoted exception line and nothing else (sglang-jax#1551's one line): no step shows, and
             # nothing says the arguments were being checked when it was raised

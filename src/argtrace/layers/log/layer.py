@@ -123,6 +123,10 @@ def analyze_log(
         if not _is_server_launch(lc):
             continue
         findings.extend(_launch_findings(lc, analysis, at, red, mtime))
+        if lc.fatal is not None and lc is analysis.launches[-1]:  # the lines after its death are its own
+            from argtrace.layers.log.health_after import health_after_death
+
+            findings.extend(health_after_death(scan, lc, label))
         if after is None and not intended:
             continue  # nothing to compare the log with: intent.py is not imported
         from argtrace.layers.log.intent import _intent_findings, _staleness

@@ -152,6 +152,20 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 "`serve/replica_*.log`, or the `(ServeReplica:...)` lines from the deployment's start), or "
                 "each worker's log behind the router.",
             )
+        started = None if scan.gzip else _launcher(scan.path)
+        if started is not None:
+            framework, where, quoted = started
+            # GPUStack's worker starts each model instance's server and logs its own steps (gpustack#5114:
+            # "Creating vLLM container workload"); the server's lines go to the instance's log, not here
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) of GPUStack's worker (`{quoted}`), which starts the "
+                f"{framework} server {where}, and none of the server's own: what the server logged, and the "
+                "values it started with, are in the model instance's log, not in the file.",
+                at=None,
+                severity="info",
+                fix="Give argtrace the model instance's log (GPUStack shows it for the instance; for a "
+                "container it created, `docker logs` of that container).",
+            )
         served = None if scan.gzip else _serving_lines(scan.path)
         if served is not None:
             count, last = served
@@ -337,6 +351,31 @@ _SGL_ROUTER = re.compile(r"\bsglang_router_rs::|\[Router \((?:Rust|Python)\)\]|\
 # vLLM's router (vllm-project/router, a fork of SGLang's: the crate ``vllm_router_rs``; its Python
 # ``vllm_router`` logger in production-stack).
 _VLLM_ROUTER = re.compile(r"\bvllm_router_rs::|:vllm_router\.")
+# GPUStack's worker: the logger of its backend for each server (``gpustack.worker.backends.vllm``, the
+# module's name in its log lines, gpustack#2769 and #5114); "container workload" when it runs the server in a
+# container it creates (GPUStack 2.x, gpustack#5114).
+_GPUSTACK = re.compile(r"\bgpustack\.worker\.backends\.(?P<fw>vllm|sglang)\b")
+_CONTAINER = re.compile(r"\bcontainer workload\b", re.IGNORECASE)
+
+
+def _launcher(path: str) -> tuple[str, str, str] | None:
+    """(the server's framework, where the launcher runs it, its line that says so, cut to 120 characters)
+    when the file's head holds GPUStack's worker starting a server; None otherwise. Read only for a file with
+    no server line."""
+    text = _head(path)
+    if text is None:
+        return None
+    lines = [line.strip() for line in text.splitlines() if _GPUSTACK.search(line)]
+    if not lines:
+        return None
+    found = _GPUSTACK.search(lines[0])
+    framework = {"vllm": "vLLM", "sglang": "SGLang"}[found.group("fw")] if found else "vLLM"
+    inside = next((line for line in lines if _CONTAINER.search(line)), None)
+    quoted = inside or lines[0]
+    where = "in a container it creates" if inside else "as a process of its own"
+    return framework, where, quoted if len(quoted) <= 120 else quoted[:117] + "..."
+
+
 # A line either router logs (its Rust crate's module path, its launcher's tag).
 ROUTER_LINE = re.compile(f"{_SGL_ROUTER.pattern}|{_VLLM_ROUTER.pattern}")
 

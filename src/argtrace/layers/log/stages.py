@@ -132,10 +132,12 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
         if re.search(r"parse_args|argparse", frames):
             return "arguments"
     # The loops that run once start-up is over (SGLang's scheduler event loops, one per mode: normal,
-    # overlap, pp, disaggregated; the overlap thread; vLLM's engine busy loop): whatever they call (a CUDA
+    # overlap, pp, disaggregated; the multimodal generation runtime's one ``event_loop``, sglang#17874; the
+    # overlap thread; vLLM's engine busy loop): whatever they call (a CUDA
     # graph replay, the sampler), the server was serving.
     if re.search(
-        r"\bevent_loop_\w+|forward_thread_func|process_batch_result|run_busy_loop|_process_engine_step",
+        r"\bevent_loop_\w+|\bin event_loop\b|forward_thread_func|process_batch_result|run_busy_loop|"
+        r"_process_engine_step",
         frames,
     ):
         return "serving"
