@@ -31,7 +31,7 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
 FORMAT = 2  # 2: the words packed (cold33)
 MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
@@ -46,7 +46,7 @@ _read_ahead: dict[str, tuple[tuple[int, int, int], dict[Any, Any]]] = {}
 Program = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
 # The same with the program's words packed (:func:`packed`): what the store keeps
 Packed = tuple[int, bytes, int, dict[str, int], tuple[Any, ...]]
-_WORD = "I"  # memoryview's format for _sre's code word: an unsigned int, _sre.CODESIZE (4) bytes
+_WORD: Final = "I"  # memoryview's format for _sre's code word: an unsigned int, _sre.CODESIZE (4) bytes
 
 
 def packed(found: Program) -> Packed:
