@@ -124,7 +124,7 @@ def test_a_corrupt_damaged_foreign_or_shared_store_is_ignored(tmp_path: Path) ->
     # a program _sre refuses (an opcode out of range) is compiled anew, as re would
     key = (PATTERNS[0][0], PATTERNS[0][1])
     flags, _code, groups, groupindex, indexgroup = programs[key]
-    damaged = {**programs, key: (flags, [999999, 1, 2], groups, groupindex, indexgroup)}
+    damaged = {**programs, key: regex_code.packed((flags, [999999, 1, 2], groups, groupindex, indexgroup))}
     store.write_bytes(with_crc(marshal.dumps((regex_code._build(), damaged))))  # damaged before it was sealed
     os.chmod(store, 0o600)
     with regex_code.kept(str(store)) as again:

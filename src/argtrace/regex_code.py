@@ -15,7 +15,12 @@ lookup is by the whole text and flags, so a changed pattern can only miss; ``_sr
 program before using it (``_validate`` in ``Modules/_sre/sre.c``), as it does for ``re``'s own.
 
 The store is one ``marshal`` file per command and interpreter build in the data cache, read and written
-only through ``cache_dirs.open_private_dir`` as ``dataclass_code``'s is. Python 3.10 has no
+only through ``cache_dirs.open_private_dir`` as ``dataclass_code``'s is. A program's words are kept packed
+(:func:`packed`: ``_sre.CODESIZE`` bytes each, in the machine's order, one ``bytes`` object): ``marshal``
+reads ~13,000 words kept as a list of ints an object at a time (2.8 M instructions of a check's 3.3 M read
+of the store, cold33), a ``bytes`` object at once, and only the programs a run uses are unpacked into the
+list ``_sre.compile`` wants. An entry is checked where it is used (a value of another shape, or words that
+do not unpack, is compiled anew), not each entry at the read. Python 3.10 has no
 ``re._compiler``: there, nothing is kept.
 """
 
@@ -26,27 +31,54 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, Final
 
-FORMAT = 1
+FORMAT = 2  # 2: the words packed (cold33)
 MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
 _lock = _thread.allocate_lock()  # threading.Lock, without importing threading
 _active: list[Store] = []
 # Stores a warm process read ahead (argtrace/warm/server.py: :func:`read_ahead`), each handed to the first
 # store of its file that a forked child opens while the file is unchanged, then forgotten: path ->
 # ((mtime_ns, size, inode), programs).
-_read_ahead: dict[str, tuple[tuple[int, int, int], dict[tuple[str | bytes, int], Program]]] = {}
+_read_ahead: dict[str, tuple[tuple[int, int, int], dict[Any, Any]]] = {}
 
 # (flags, program, groups - 1, groupindex, indexgroup): the arguments of ``_sre.compile`` after the text
 Program = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+# The same with the program's words packed (:func:`packed`): what the store keeps
+Packed = tuple[int, bytes, int, dict[str, int], tuple[Any, ...]]
+_WORD: Final = "I"  # memoryview's format for _sre's code word: an unsigned int, _sre.CODESIZE (4) bytes
+
+
+def packed(found: Program) -> Packed:
+    """``found`` with its words as bytes; ValueError or OverflowError when a word does not fit, or the
+    word format is not ``_sre.CODESIZE`` bytes (the entry is then not kept)."""
+    import _sre
+
+    flags, code, groups, groupindex, indexgroup = found
+    words = memoryview(bytearray(_sre.CODESIZE * len(code))).cast(_WORD)
+    if words.itemsize != _sre.CODESIZE:
+        raise ValueError("the word format is not _sre's code size")
+    for index, word in enumerate(code):
+        words[index] = word  # ValueError for a word out of range
+    return flags, words.tobytes(), groups, groupindex, indexgroup
+
+
+def unpacked(kept: Any) -> tuple[Any, ...]:
+    """``_sre.compile``'s arguments after the text from a stored entry; TypeError or ValueError for an entry
+    of another shape (FORMAT 1's list of words, a length not a multiple of the word)."""
+    flags, code, groups, groupindex, indexgroup = kept
+    if not isinstance(code, bytes):
+        raise TypeError("the words are not packed")
+    return flags, memoryview(code).cast(_WORD).tolist(), groups, groupindex, indexgroup
 
 
 def _build() -> str:
     """What must match for a kept program to be valid: the interpreter's build (the program's opcodes and
-    ``_sre.MAGIC`` change between releases)."""
+    ``_sre.MAGIC`` change between releases) and the machine's byte order."""
     import _sre
 
-    return repr((FORMAT, sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE))
+    # the byte order too: the words are packed in the machine's order (a data cache shared by machines)
+    return repr((FORMAT, sys.version, sys.implementation.cache_tag, _sre.MAGIC, _sre.CODESIZE, sys.byteorder))
 
 
 def program(pattern: str | bytes, flags: int) -> Program:
@@ -68,12 +100,12 @@ class Store:
     def __init__(self, path: str | None, original: Any) -> None:
         self.path = path
         self.original = original  # re._compiler.compile
-        self._programs: dict[tuple[str | bytes, int], Program] | None = None if path is not None else {}
-        self.new: dict[tuple[str | bytes, int], Program] = {}
+        self._programs: dict[Any, Any] | None = None if path is not None else {}  # as read: checked at use
+        self.new: dict[tuple[str | bytes, int], Packed] = {}
         self.used: set[tuple[str | bytes, int]] = set()
 
     @property
-    def programs(self) -> dict[tuple[str | bytes, int], Program]:
+    def programs(self) -> dict[Any, Any]:
         """Read at the first pattern compiled, not when the store is installed (as dataclass_code's)."""
         if self._programs is None:
             self._programs = _read_once(self.path) if self.path is not None else {}
@@ -90,7 +122,7 @@ class Store:
             import _sre
 
             try:
-                made = _sre.compile(pattern, *kept)
+                made = _sre.compile(pattern, *unpacked(kept))
             except (RuntimeError, TypeError, ValueError, OverflowError):  # a damaged entry: compiled anew
                 self.programs.pop(key, None)
             else:
@@ -102,7 +134,7 @@ class Store:
 
             found = program(pattern, flags)
             if _sre.compile(pattern, *found) == made:
-                self.new[key] = found
+                self.new[key] = packed(found)
                 self.used.add(key)
         except Exception:  # another interpreter's internals: nothing is kept, re's result stands
             pass
@@ -111,7 +143,8 @@ class Store:
     def save(self) -> None:
         if self.path is None or not self.new:
             return
-        programs = {**self.programs, **self.new}
+        programs = {key: value for key, value in self.programs.items() if _well_formed(key, value)}
+        programs.update(self.new)
         if len(programs) > MAX_ENTRIES:
             programs = {key: value for key, value in programs.items() if key in self.used}
         from argtrace.cache_dirs import dumps_checked, write_private_file
@@ -139,14 +172,16 @@ def read_ahead(command: str) -> None:
         _read_ahead[path] = (stamp, _read(path))
 
 
-def _read_once(path: str) -> dict[tuple[str | bytes, int], Program]:
+def _read_once(path: str) -> dict[Any, Any]:
     ahead = _read_ahead.pop(path, None)
     if ahead is not None and ahead[0] == _stamp(path):
         return ahead[1]
     return _read(path)
 
 
-def _read(path: str) -> dict[tuple[str | bytes, int], Program]:
+def _read(path: str) -> dict[Any, Any]:
+    """The store's entries as written: each is checked where it is used (:meth:`Store.compile`), and only
+    well-formed ones are written back (:meth:`Store.save`)."""
     from argtrace.cache_dirs import loads_checked, read_private_file
 
     data = read_private_file(path)
@@ -158,7 +193,7 @@ def _read(path: str) -> dict[tuple[str | bytes, int], Program]:
     build, programs = stored
     if build != _build() or not isinstance(programs, dict):
         return {}
-    return {key: value for key, value in programs.items() if _well_formed(key, value)}
+    return programs
 
 
 def _well_formed(key: Any, value: Any) -> bool:
@@ -169,7 +204,7 @@ def _well_formed(key: Any, value: Any) -> bool:
         and isinstance(key[1], int)
         and isinstance(value, tuple)
         and len(value) == 5
-        and isinstance(value[1], list)
+        and isinstance(value[1], bytes)
     )
 
 

@@ -156,6 +156,9 @@ def is_secret_setting(name: str | None, flag: str | None = None) -> bool:
     return False
 
 
+# A pure function of the flag over a frozen set, kept: a report's argv walks (to learn and to mask the
+# values, issue 18) ask it of the same words many times.
+@lru_cache(maxsize=4096)
 def is_secret_flag(flag: str) -> bool:
     base = flag.split("=", 1)[0]
     return base.startswith("-") and base.lstrip("-").replace("-", "_").lower() in SECRET_SETTINGS
@@ -413,6 +416,14 @@ def redact_text(text: str) -> str:
     ``--flag VALUE`` with secret names, token-looking words."""
     if not text:
         return text
+    return _redact_text_kept(text)
+
+
+# A pure function of the text (the patterns, names and words are constants, a mask is the value's hash),
+# kept for the last texts asked: a report masks an argv's words (redact_argv) and then each word again as a
+# string (Redactor.text), and one launch's argv is quoted in several places (issue 18, cold33).
+@lru_cache(maxsize=4096)
+def _redact_text_kept(text: str) -> str:
     if _may_hold_url_password(text):
         text = _URL_PASSWORD.sub(
             lambda m: m.group(0) if already_masked(m["pw"]) else f"{m['scheme']}{m['user']}:{mask(m['pw'])}@",
@@ -428,9 +439,16 @@ def redact_text(text: str) -> str:
 
 def secrets_in_text(text: str) -> set[str]:
     """The secret values the shapes of :func:`redact_text` reveal in ``text`` (to mask them elsewhere)."""
-    found: set[str] = set()
     if not text:
-        return found
+        return set()
+    return set(_secrets_in_text_kept(text))
+
+
+# A pure function of the text, as _redact_text_kept: a report's argv words are read by argv_secrets and
+# again as strings of the report (Redactor.learn_data), and an argv is quoted in several places.
+@lru_cache(maxsize=4096)
+def _secrets_in_text_kept(text: str) -> frozenset[str]:
+    found: set[str] = set()
     if _may_hold_url_password(text):
         found.update(m["pw"] for m in _URL_PASSWORD.finditer(text))
     if _may_hold_auth(text):
@@ -439,4 +457,4 @@ def secrets_in_text(text: str) -> set[str]:
         found.update(_value_items(value))
     if _may_hold_token(text):
         found.update(m.group(0) for m in _TOKEN_VALUE.finditer(text))
-    return {s for s in found if not is_masked(s)}
+    return frozenset(s for s in found if not is_masked(s))
