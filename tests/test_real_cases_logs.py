@@ -52,14 +52,9 @@ CASES = [
         "vllm_club3090_60_driver_oom.log", "a", "LG003", "ran out of memory while loading the model weights"
     ),
     # --- b: found, wrong reason or fix ----------------------------------------------------------------------
-    Case(
-        "vllm_club3090_16_runtime_oom.log",
-        "b",
-        "LG003",
-        "(during serving)",
-        "an OOM in the engine's busy loop after the server served requests; the stage falls back to "
-        "weights (no start-up event in the excerpt), so the fix is about sharding the weights",
-    ),
+    # was b (an OOM in the engine's busy loop after the server served requests, its stage unknown); since
+    # logs33 the cut traceback under the exception line names the stage: serving, and the fix is the batch's
+    Case("vllm_club3090_16_runtime_oom.log", "a", "LG003", "(during serving)"),
     # was b (the stage fell back to weights, the fix named --tp and quantized checkpoints); since the logs'
     # 2nd batch an excerpt without a start-up step has no stage: the generic OOM fix names --max-num-seqs
     Case("vllm27508_gptoss_sampler_oom.log", "a", "LG003", "--max-num-seqs"),

@@ -430,9 +430,6 @@ def test_remote_check_sources_the_nodes_file_and_never_runs_the_nodes_python(
 def test_remote_bash_n_runs_on_the_node(
     sshd: SshServer, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import subprocess as real
-    import types
-
     import argtrace.layers.shell.syntax as syntax
 
     script = tmp_path / "broken launch.sh"
@@ -443,9 +440,9 @@ def test_remote_bash_n_runs_on_the_node(
     def no_local_bash(*args: object, **kwargs: object) -> object:
         raise OSError("no bash here")
 
-    # from here on bash cannot run on this machine: a syntax finding can only come from the node
-    stub = types.SimpleNamespace(**{**vars(real), "run": no_local_bash, "Popen": no_local_bash})
-    monkeypatch.setattr(syntax, "subprocess", stub)
+    # from here on bash cannot run on this machine: a syntax finding can only come from the node (the local
+    # `bash -n` is started by posix_spawn, session 32; Popen only where that is missing)
+    monkeypatch.setattr(syntax._Spawned, "start", no_local_bash)
     remote = run_cli([*_at_node(sshd), *argv])
     without = run_cli(argv)
     _no_traceback(local, remote, without)

@@ -128,7 +128,9 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         elif tb is None and serving_error(text):
             frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
-        if tb is None and stage == "unknown":
+        if tb is None and stage == "unknown" and _EXCEPTION.match(text):
+            # an exception line (not a wrapper's "EngineCore failed to start.", whose own traceback would
+            # follow it: one further down is another failure's, logs19)
             stage = _cut_frames_stage(launch, err.line) or stage
         if tb is None and stage == "validation" and _alone(launch, err.line):
             # a quoted exception line and nothing else (sglang-jax#1551's one line): no step shows, and
