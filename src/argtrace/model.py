@@ -255,6 +255,12 @@ class Report:
             return None
         return setting
 
+    def written_value(self, name: str) -> Any:
+        """The effective value of a setting the launch writes and the release knows (``written``), else
+        None."""
+        setting = self.written(name)
+        return None if setting is None else setting.effective
+
     def effective_int(self, name: str) -> int | None:
         """The setting's effective value as an integer; None when it is not known, not set, a boolean or
         not an integer's text."""

@@ -41,32 +41,25 @@ def _effective(report: Report, name: str) -> object:
     return setting.effective
 
 
-def _written(report: Report, name: str) -> object:
-    setting = report.setting(name)
-    if setting is None or setting.unknown_to_framework or setting.intended is None:
-        return None
-    return setting.effective
-
-
 def deepep_deepgemm(report: Report, gpu: str | None) -> LayerResult:
     """RS081 for an SGLang server whose DeepEP MoE layers assert DeepGEMM on a GPU below the release's
     DeepGEMM gate."""
     result = LayerResult()
     if report.framework.name != "sglang" or (report.sections.get("parser") or {}).get("exit_status"):
         return result
-    if _written(report, "moe_a2a_backend") != "deepep" or not gpu:
+    if report.written_value("moe_a2a_backend") != "deepep" or not gpu:
         return result
     mode = _effective(report, "deepep_mode") or "auto"
     if mode not in ("auto", "low_latency"):
         return result
-    if _written(report, "moe_runner_backend") not in (None, "auto"):
+    if report.written_value("moe_runner_backend") not in (None, "auto"):
         return result
     from argtrace.layers.device_raises import _device
 
     device = _device(gpu)
     if device is None or device.vendor != "nvidia":
         return result
-    quantization = _written(report, "quantization")
+    quantization = report.written_value("quantization")
     if quantization in _CUTEDSL:
         return result
     sm = device.major * 10 + device.minor

@@ -35,13 +35,6 @@ def _releases() -> dict[str, dict[str, Any]]:
     return data
 
 
-def _written(report: Report, name: str) -> object:
-    setting = report.setting(name)
-    if setting is None or setting.unknown_to_framework or setting.intended is None:
-        return None
-    return setting.effective
-
-
 def _span(releases: list[str]) -> str:
     """``0.5.15.post1-0.5.19`` for consecutive bundled releases, else the names joined."""
     from argtrace.frameworks.release_index import release_index
@@ -60,9 +53,9 @@ def disagg_spec(report: Report) -> LayerResult:
     result = LayerResult()
     if report.framework.name != "sglang" or (report.sections.get("parser") or {}).get("exit_status"):
         return result
-    if _written(report, "disaggregation_mode") != "decode":
+    if report.written_value("disaggregation_mode") != "decode":
         return result
-    written = _written(report, "speculative_algorithm")
+    written = report.written_value("speculative_algorithm")
     if not isinstance(written, str):
         return result
     setting = report.setting("speculative_algorithm")

@@ -43,26 +43,21 @@ def _in_read_range(release: str) -> bool:
     return releases.index(FIRST_READ) <= releases.index(release) <= releases.index(LAST_READ)
 
 
-def _written(report: Report, name: str) -> object:
-    setting = report.written(name)
-    return None if setting is None else setting.effective
-
-
 def eplb_draft_capture(report: Report) -> LayerResult:
     """RS078 for an SGLang launch with expert-distribution metrics and a draft of two or more steps."""
     result = LayerResult()
     release = report.parsed_release("sglang")
     if release is None or not _in_read_range(release):
         return result  # (Report.parsed_release)
-    if _written(report, "enable_expert_distribution_metrics") is not True:
+    if report.written_value("enable_expert_distribution_metrics") is not True:
         return result
-    algorithm = _written(report, "speculative_algorithm")
+    algorithm = report.written_value("speculative_algorithm")
     if not isinstance(algorithm, str) or algorithm.upper() not in DRAFT_LOOP:
         return result
     steps = report.effective_int("speculative_num_steps")
-    if _written(report, "speculative_num_steps") is None or steps is None or steps < 2:
+    if report.written_value("speculative_num_steps") is None or steps is None or steps < 2:
         return result
-    if _written(report, "disable_cuda_graph") is True:
+    if report.written_value("disable_cuda_graph") is True:
         return result  # no draft graph is captured
     from argtrace.rules.start_values import RS078
 
