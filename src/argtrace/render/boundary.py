@@ -21,7 +21,7 @@ from typing import Any, TextIO
 # C0 controls but newline, DEL, C1 controls, NBSP, soft hyphen, zero-width and bidi controls, the line and
 # paragraph separators, the BOM / zero-width no-break space.
 @functools.cache
-def _invisible() -> re.Pattern[str]:
+def invisible() -> re.Pattern[str]:
     # compiled on first use: a run that writes nothing to stderr never needs it (~0.5 ms, issue 18)
     return re.compile(
         "[\x00-\x09\x0b-\x1f\x7f-\x9f\xa0\xad\u061c\u115f\u1160\u180e\u200b-\u200f\u2028-\u202e"
@@ -51,8 +51,8 @@ def _escape(m: re.Match[str]) -> str:
 
 def visible(text: str) -> str:
     """``text`` with every invisible or terminal-controlling character written as a visible escape."""
-    invisible = _invisible()
-    return invisible.sub(_escape, text) if invisible.search(text) else text
+    pattern = invisible()
+    return pattern.sub(_escape, text) if pattern.search(text) else text
 
 
 def _map_strings(value: Any, shown: Callable[[str], str]) -> Any:

@@ -184,6 +184,7 @@ def to_dict(report: Report, *, verbose: bool = False) -> dict[str, Any]:
 
 
 def dumps(data: Mapping[str, Any]) -> str:
-    from argtrace.render.json_text import dumps_indented
+    from argtrace.render.json_text import dumps_indented, safe_for_terminals
 
-    return dumps_indented(data) + "\n"  # json.dumps(data, indent=2, ensure_ascii=False), quicker
+    # json.dumps(data, indent=2, ensure_ascii=False), quicker; then no raw character a terminal obeys
+    return safe_for_terminals(dumps_indented(data)) + "\n"

@@ -18,9 +18,31 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import re
 
 INDENT = "  "
+
+
+def safe_for_terminals(text: str) -> str:
+    """``text`` (JSON) with DEL, the C1 controls and the invisible and bidi format characters that
+    ``boundary.visible`` shows in the text report written as ``\\uXXXX`` escapes.
+
+    JSON escapes only U+0000-U+001F (RFC 8259, section 7); with ``ensure_ascii=False`` the rest of a
+    script's or a log's bytes reach the output raw, and a terminal obeys them when a user reads the report
+    with ``jq -r`` or ``cat`` (U+009B is a CSI, U+202E reverses the line). Escaped, every string parses to
+    the same value. Report text is nearly always ASCII: ``isascii`` answers that without a scan."""
+    if text.isascii() and "\x7f" not in text:
+        return text
+    from argtrace.render.boundary import invisible
+
+    return invisible().sub(_escaped, text)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group(0)):04x}"
 
 
 class _NotPlain(Exception):

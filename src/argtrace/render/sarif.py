@@ -196,6 +196,7 @@ def _suppressed(data: Mapping[str, Any]) -> list[tuple[dict[str, Any], str, int 
 
 
 def render_sarif(data: dict[str, Any]) -> str:
-    from argtrace.render.json_text import dumps_indented
+    from argtrace.render.json_text import dumps_indented, safe_for_terminals
 
-    return dumps_indented(to_sarif(data)) + "\n"  # json.dumps(..., indent=2, ensure_ascii=False)
+    # json.dumps(..., indent=2, ensure_ascii=False), then no raw character a terminal obeys
+    return safe_for_terminals(dumps_indented(to_sarif(data))) + "\n"
