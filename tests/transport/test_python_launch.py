@@ -231,3 +231,29 @@ def test_each_unknown_value_is_named_once_and_apart_from_a_longer_name() -> None
         ("TP094", "launch.py:2", "model_path"),
         ("TP094", "launch.py:3", "model"),
     ]
+
+
+FSTRING_NAME = b"""import os
+import subprocess
+
+model = os.environ.get("MODEL", "meta-llama/Llama-3.1-8B-Instruct")
+tp = os.getenv("TP", "2")
+cmd = f"python -m sglang.launch_server --model-path {model} --tp-size {tp} --port 30000"
+subprocess.run(cmd, shell=True, check=True)
+"""
+
+
+def test_a_shell_string_named_once_is_its_fstring_with_the_unknown_fields_as_placeholders() -> None:
+    launch = read_python_launch("launch.py", FSTRING_NAME, release="0.5.23")
+    lines = launch.script.decode().split("\n")
+    assert lines[6].strip() == (
+        "python -m sglang.launch_server --model-path ${PY_os_environ_get_MODEL} --tp-size ${PY_os_getenv_TP} "
+        "--port 30000"
+    )
+    assert sorted(launch.unknown) == ["PY_os_environ_get_MODEL", "PY_os_getenv_TP"]
+    # written twice, or under an `if` the program decides: no one text, the command stays unread
+    twice = FSTRING_NAME.replace(b"subprocess.run(", b'cmd = f"{cmd} --tp {tp}"\nsubprocess.run(')
+    guarded = FSTRING_NAME.replace(b'cmd = f"', b'if os.environ.get("X"):\n    cmd = f"')
+    for source in (twice, guarded):
+        script = read_python_launch("launch.py", source, release="0.5.23").script.decode()
+        assert "sglang.launch_server" not in script

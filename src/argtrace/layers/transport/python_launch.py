@@ -340,7 +340,7 @@ class _Reader:
             return
         self._command(call, name, text, background, node=node)
 
-    def _text(self, node: ast.AST, line: int) -> str | None:
+    def _text(self, node: ast.AST, line: int, depth: int = 0) -> str | None:
         """A string expression as shell text, its unknown parts as ``${PY_...}``; None for no string."""
         if isinstance(node, ast.JoinedStr):
             parts = []
@@ -368,7 +368,7 @@ class _Reader:
                         parts.append("${" + self._placeholder(why) + "}")
             return "".join(parts)
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
-            left, right = self._text(node.left, line), self._text(node.right, line)
+            left, right = self._text(node.left, line, depth + 1), self._text(node.right, line, depth + 1)
             return None if left is None or right is None else left + right
         joined = self._joined(node, line)
         if joined is not None:
@@ -376,8 +376,12 @@ class _Reader:
         value = self.values.value(node, line)
         if isinstance(value, str):
             return value
-        if isinstance(value, Unknown) and isinstance(node, ast.Name):
-            return None
+        if isinstance(value, Unknown) and isinstance(node, ast.Name) and depth < 8:
+            # `cmd = f"... --model-path {model} ..."` with `model` read from the environment: the name's one
+            # expression as text, its unknown fields as ``${PY_...}``
+            written = self.values.only_expression(node.id, line)
+            if written is not None:
+                return self._text(written[1], written[0], depth + 1)
         return None
 
     def _joined(self, node: ast.AST, line: int) -> str | None:

@@ -195,6 +195,18 @@ class Values:
                 return Unknown(name, f"`{name}` is changed in a way argtrace does not follow", line)
         return value
 
+    def only_expression(self, name: str, line: int) -> tuple[int, ast.AST] | None:
+        """The one expression ``name`` is set to before ``line`` and its line, when nothing else writes it
+        and no ``if`` of the program decides it: what a command string built from a field known only when
+        the program runs (``cmd = f"... {model} ..."``) was written as. None otherwise."""
+        writes = [w for w in self._writes.get(name, ()) if w[0] < line]
+        if len(writes) != 1 or writes[0][1] != "set":
+            return None
+        written_line, _kind, node = writes[0]
+        if node is None or self._decided(node, written_line, 0) is not True:
+            return None
+        return written_line, node
+
     def _decided(self, node: ast.AST | None, line: int, depth: int) -> bool | str:
         """Whether the ``if`` tests around a write let it run: True, False, or why it is known only when
         the program runs."""
