@@ -236,6 +236,11 @@ class Report:
                 return s
         return None
 
+    def described_server(self) -> ServerCommand | None:
+        """The server command the report describes: the one the process layer placed, else the first."""
+        here = self.process.at if self.process is not None else None
+        return next((s for s in self.servers if s.at == here), self.servers[0] if self.servers else None)
+
     def parsed_release(self, framework: str) -> str | None:
         """The release a late check reads for a launch of ``framework`` that argparse accepts; None for
         another framework's launch, for no release known, and for a launch argparse refuses first (no code
@@ -265,13 +270,17 @@ class Report:
         """The setting's effective value as an integer; None when it is not known, not set, a boolean or
         not an integer's text."""
         setting = self.setting(name)
-        value = setting.effective if setting is not None else None
-        if isinstance(value, bool) or value is None:
-            return None
-        try:
-            return int(str(value))
-        except ValueError:
-            return None
+        return as_int(setting.effective) if setting is not None else None
+
+
+def as_int(value: Any) -> int | None:
+    """``value`` as an integer; None when it is None, a boolean or not an integer's text."""
+    if isinstance(value, bool) or value is None:
+        return None
+    try:
+        return int(str(value))
+    except ValueError:
+        return None
 
 
 class UsageError(Exception):

@@ -7,6 +7,7 @@ which argtrace is not: its own modules already find their data beside ``__file__
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (mypy knows the name)
@@ -27,3 +28,16 @@ def bundled_json(relative: str) -> Any:
     import json
 
     return json.loads(package_file(relative).read_text(encoding="utf-8"))
+
+
+@functools.cache
+def releases_table(relative: str) -> dict[str, Any]:
+    """The ``releases`` mapping of a bundled per-release table (``{"releases": {RELEASE: facts}}``, what a
+    ``scripts/gen_*.py`` read from each release's wheel), read once per process."""
+    return dict(bundled_json(relative).get("releases") or {})
+
+
+def release_facts(relative: str, release: str) -> dict[str, Any] | None:
+    """What the generator of the table at ``relative`` read from ``release``'s wheel, or None (not read)."""
+    facts = releases_table(relative).get(release)
+    return facts if isinstance(facts, dict) else None

@@ -24,12 +24,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding
-from argtrace.package_data import bundled_json
+from argtrace.package_data import release_facts as package_release_facts
+from argtrace.package_data import releases_table
 from argtrace.rules import multinode as rules
 
 
@@ -44,23 +44,19 @@ class DpStart:
     given: frozenset[str]
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = bundled_json("frameworks/data/vllm_dp_launch.json")
-    return dict(data.get("releases") or {})
+_TABLE = "frameworks/data/vllm_dp_launch.json"  # written by scripts/gen_vllm_dp_launch.py
 
 
 def release_facts(release: str) -> Mapping[str, Any] | None:
     """What scripts/gen_vllm_dp_launch.py read from ``release``'s wheel, or None (not read)."""
-    facts = _table().get(release)
-    return facts if isinstance(facts, Mapping) else None
+    return package_release_facts(_TABLE, release)
 
 
 def releases_read() -> list[str]:
     """The releases whose wheel the table was read from, oldest first."""
     from argtrace.frameworks.schema import version_key
 
-    return sorted(_table(), key=version_key)
+    return sorted(releases_table(_TABLE), key=version_key)
 
 
 def _where_rank_zero_is_head() -> str:

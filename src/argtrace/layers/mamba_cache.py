@@ -18,11 +18,10 @@ plain check does not read. Pure: takes the report, returns findings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import bundled_json
+from argtrace.package_data import release_facts as package_release_facts
 
 # what each requirement of the prefix-caching branch needs, in a launch's words: (the setting, the value it
 # must not be written with, the flag that writes it, the fix)
@@ -43,16 +42,12 @@ _NEEDS = {
 }
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = bundled_json("frameworks/data/vllm_mamba_cache.json")
-    return dict(data.get("releases") or {})
+_TABLE = "frameworks/data/vllm_mamba_cache.json"  # written by scripts/gen_vllm_mamba_cache.py
 
 
 def release_facts(release: str) -> Mapping[str, Any] | None:
     """What scripts/gen_vllm_mamba_cache.py read from ``release``'s wheel, or None (not read)."""
-    facts = _table().get(release)
-    return facts if isinstance(facts, Mapping) else None
+    return package_release_facts(_TABLE, release)
 
 
 def mamba_cache(report: Report) -> LayerResult:

@@ -102,8 +102,7 @@ def mamba_dtype(report: Report, model_dir: Path | None) -> LayerResult:
         serving, from_config = config[1], True
     if serving is None:
         return result  # (Report.parsed_release)
-    here = report.process.at if report.process is not None else None
-    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    server = report.described_server()
     word = server.env.get(VARIABLE) if server is not None else None
     value = (word.value or "").strip() if word is not None else ""
     conv = value if value in ("float32", "bfloat16", "float16") else "bfloat16"

@@ -26,25 +26,20 @@ hybrid models read ``--max-mamba-cache-size``; the overlap scheduler is assumed 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import bundled_json
+from argtrace.package_data import release_facts as package_release_facts
 
 _SKIP = "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK"
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = bundled_json("frameworks/data/sglang_mamba_slots.json")
-    return dict(data.get("releases") or {})
+_TABLE = "frameworks/data/sglang_mamba_slots.json"  # written by scripts/gen_sglang_mamba_slots.py
 
 
 def release_facts(release: str) -> Mapping[str, Any] | None:
     """What scripts/gen_sglang_mamba_slots.py read from ``release``'s wheel, or None (not read)."""
-    facts = _table().get(release)
-    return facts if isinstance(facts, Mapping) else None
+    return package_release_facts(_TABLE, release)
 
 
 def slots_per_request(
@@ -74,8 +69,7 @@ def _flag_on(report: Report, name: str) -> bool:
 
 
 def _skip_decode_lock(report: Report) -> bool:
-    here = report.process.at if report.process is not None else None
-    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    server = report.described_server()
     word = server.env.get(_SKIP) if server is not None else None
     return word is not None and (word.value or "").strip().lower() in ("1", "true", "yes", "on")
 

@@ -18,34 +18,20 @@ release it does not hold (no wheel read) gives nothing. Pure: takes the report, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
-from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import bundled_json
+from argtrace.model import Evidence, LayerResult, Report, as_int
+from argtrace.package_data import release_facts as package_release_facts
 
 _VARIABLE = "VLLM_ALL2ALL_BACKEND"
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = bundled_json("frameworks/data/vllm_all2all.json")
-    return dict(data.get("releases") or {})
+_TABLE = "frameworks/data/vllm_all2all.json"  # written by scripts/gen_vllm_all2all.py
 
 
 def release_facts(release: str) -> Mapping[str, Any] | None:
     """What scripts/gen_vllm_all2all.py read from ``release``'s wheel, or None (not read)."""
-    facts = _table().get(release)
-    return facts if isinstance(facts, Mapping) else None
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
+    return package_release_facts(_TABLE, release)
 
 
 def _named(report: Report, release: str) -> tuple[str, str | None, str] | None:
@@ -55,8 +41,7 @@ def _named(report: Report, release: str) -> tuple[str, str | None, str] | None:
     if setting is not None and setting.intended is not None and isinstance(setting.effective, str):
         at = setting.last_at
         return setting.effective, at, f"--all2all-backend {setting.effective}"
-    here = report.process.at if report.process is not None else None
-    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    server = report.described_server()
     word = server.env.get(_VARIABLE) if server is not None else None
     if word is None or not word.value:
         return None
@@ -67,6 +52,7 @@ def _named(report: Report, release: str) -> tuple[str, str | None, str] | None:
 
     if release not in release_index("vllm").releases_knowing_env(_VARIABLE):
         return None  # a release that does not read it: PR001 says so
+    here = report.process.at if report.process is not None else None
     return word.value, origin.at or here, f"{_VARIABLE}={word.value}"
 
 
@@ -108,7 +94,7 @@ def moe_all2all(report: Report) -> LayerResult:
     ep = report.setting("enable_expert_parallel")
     expert_parallel = bool(ep is not None and ep.effective is True)
     sizes = {
-        name: _int(s.effective) if (s := report.setting(name)) is not None else 1
+        name: as_int(s.effective) if (s := report.setting(name)) is not None else 1
         for name in ("data_parallel_size", "prefill_context_parallel_size", "tensor_parallel_size")
     }
     if any(v is None for v in sizes.values()):

@@ -16,11 +16,10 @@ nothing. Pure: takes the report, returns findings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import lru_cache
 from typing import Any
 
-from argtrace.model import Evidence, LayerResult, Report
-from argtrace.package_data import bundled_json
+from argtrace.model import Evidence, LayerResult, Report, as_int
+from argtrace.package_data import release_facts as package_release_facts
 
 _KEY = "speculative_config.draft_tensor_parallel_size"
 # the method whose proposer builds its own parallel configuration from the key (vllm/v1/spec_decode/
@@ -28,32 +27,18 @@ _KEY = "speculative_config.draft_tensor_parallel_size"
 _OWN_PARALLEL = "draft_model"
 
 
-@lru_cache(maxsize=1)
-def _table() -> dict[str, Any]:
-    data: dict[str, Any] = bundled_json("frameworks/data/vllm_draft_tp.json")
-    return dict(data.get("releases") or {})
+_TABLE = "frameworks/data/vllm_draft_tp.json"  # written by scripts/gen_vllm_draft_tp.py
 
 
 def release_facts(release: str) -> Mapping[str, Any] | None:
     """What scripts/gen_vllm_draft_tp.py read from ``release``'s wheel, or None (not read)."""
-    facts = _table().get(release)
-    return facts if isinstance(facts, Mapping) else None
-
-
-def _int(value: Any) -> int | None:
-    if isinstance(value, bool):
-        return None
-    try:
-        return int(str(value))
-    except ValueError:
-        return None
+    return package_release_facts(_TABLE, release)
 
 
 def _on_ascend(report: Report) -> bool:
     """Whether the launch sets Ascend NPU variables (ASCEND_*, HCCL_*): a vllm-ascend launch, whose own
     EAGLE proposer honours the key since vllm-ascend PR#5519 (0.13.0: PR#5804)."""
-    here = report.process.at if report.process is not None else None
-    server = next((s for s in report.servers if s.at == here), report.servers[0] if report.servers else None)
+    server = report.described_server()
     names = server.env if server is not None else {}
     return any(name.startswith(("ASCEND_", "HCCL_")) for name in names)
 
@@ -76,9 +61,9 @@ def spec_draft_tp(report: Report) -> LayerResult:
         return result  # no method written: vLLM infers it from the draft's name, not judged
     if method.effective == _OWN_PARALLEL:
         return result
-    draft = _int(key.effective)
+    draft = as_int(key.effective)
     tp_setting = report.setting("tensor_parallel_size")
-    tp = _int(tp_setting.effective) if tp_setting is not None else 1
+    tp = as_int(tp_setting.effective) if tp_setting is not None else 1
     if draft is None or tp is None or draft == tp:
         return result
     at = key.last_at
