@@ -29,7 +29,10 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 ADA = "NVIDIA RTX 6000 Ada Generation, 49140 MiB, 8.9x2"
 # The class of each failure report, by `check`: first seen (aa354c67) and now.
 CLASSES = {
-    "sglang17880_dsv31_fp4_rtx6000d_trtllm_mla.sh": ("c", "c"),
+    "sglang17880_dsv31_fp4_rtx6000d_trtllm_mla.sh": (
+        "c",
+        "a",
+    ),  # RS082 (mixed34): trtllm_mla prefill on SM120
     "sglang20820_minimax_m25_fa3_fp8_kv_h100.cmd": ("c", "c"),
     "sglangpr19468_minimax_m25_deepep_fp16.cmd": ("c", "c"),
     "sglang16026_dsv3_deepep_normal_tbo.cmd": ("c", "c"),
@@ -60,7 +63,7 @@ def found(report: dict[str, Any]) -> list[tuple[str, str]]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 0, 5, 0], [0, 1, 4, 0])
+    assert table_counts(CLASSES) == ([0, 0, 5, 0], [1, 1, 3, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -74,10 +77,16 @@ def test_correct_launches_stay_clean(name: str) -> None:
     assert found(check(name)) == []
 
 
+# what `check` rightly says of a failure report since a later batch (every other gives no error or warning)
+ALARMS = {"sglang17880_dsv31_fp4_rtx6000d_trtllm_mla.sh": [("RS082", "warning")]}
+
+
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check` on any failure report, before or after."""
-    assert found(check(name)) == []
+    """No wrong alarm from `check` on any failure report, before or after: since mixed34 RS082 on
+    sglang#17880 (its --attention-backend trtllm_mla prefills through FlashInfer's TRT-LLM-gen runner,
+    SM100/SM103 only)."""
+    assert found(check(name)) == ALARMS.get(name, [])
 
 
 def test_deepep_on_an_ada_gpu_without_a_release_named() -> None:
@@ -217,11 +226,6 @@ def test_the_generator_reads_the_gate_the_assertion_and_the_escapes() -> None:
 # The failure reports `check` misses or gives only as a note, with the word the cause's alarm must hold and
 # the mechanism it lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {
-    "sglang17880_dsv31_fp4_rtx6000d_trtllm_mla.sh": (
-        "trtllm",
-        "the report quotes no error; which of trtllm_mla, flashinfer_trtllm and flashinfer_cutlass refuse "
-        "SM120 in the release that ran is not known (no release named; 0.5.23's argument checks accept them)",
-    ),
     "sglang20820_minimax_m25_fa3_fp8_kv_h100.cmd": (
         "fp8_e4m3",
         "FA3 with an fp8_e4m3 KV cache answers gibberish on MiniMax-M2.5 (v0.5.8/v0.5.9): a kernel accuracy "

@@ -69,6 +69,10 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
             from argtrace.layers.deepep_deepgemm import deepep_deepgemm  # RS081
 
             result.findings.extend(deepep_deepgemm(report, gpu).findings)
+        if gpu and (report.setting("attention_backend") or report.setting("prefill_attention_backend")):
+            from argtrace.layers.trtllm_mla_prefill import trtllm_mla_prefill  # RS082
+
+            result.findings.extend(trtllm_mla_prefill(report, gpu))
     if framework == "vllm":
         result.findings.extend(tool_parser_without_auto_choice(report))
         result.findings.extend(tokenizer_mode_not_registered(report))

@@ -1,4 +1,4 @@
-"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079-RS081;
+"""Values a server's start-up refuses or misreads (RS030-RS035, RS038, RS054, RS055, RS079-RS082;
 layers/start_values.py, layers/start_raises.py, layers/start_overrides.py, layers/parser_names.py,
 layers/disagg_spec.py, layers/deepep_deepgemm.py): a
 KV-cache dtype the GPU that ``--gpu`` names cannot store, a model name that is neither a local path nor a
@@ -914,4 +914,41 @@ RS081 = Rule(
     "quantization (the flashinfer_cutedsl path skips the assertion), for a release whose wheel was read. A "
     "note where the release asserts for quantized checkpoints only and the launch writes no --quantization, "
     "and when nothing names the release and only other releases read would assert.",
+)
+
+RS082 = Rule(
+    code="RS082",
+    layer="resolution",
+    severity="warning",
+    title="SGLang's TRTLLM MLA prefill on a Blackwell GPU FlashInfer's TRT-LLM-gen runner refuses",
+    basis="framework-code",
+    rationale=(
+        "SGLang's argument check accepts --attention-backend trtllm_mla on every Blackwell GPU ('TRTLLM MLA "
+        "backend is only supported on Blackwell GPUs (SM100/SM12x)'), but the backend's prefill calls "
+        "flashinfer.prefill.trtllm_ragged_attention_deepseek, whose TllmGenFmhaRunner accepts SM100/SM103 "
+        "only (flashinfer-python 0.6.7.post3, include/flashinfer/trtllm/fmha/fmhaRunner.cuh:30; SM107 too in "
+        "0.7.2): on an SM120 RTX PRO 6000 or RTX 50xx the first prefill, the warm-up request, dies with "
+        "'Unsupported architecture' (sglang#24633, sglang#17880). What each release calls and pins, and what "
+        "each pinned FlashInfer accepts, is read from the wheels (scripts/gen_sglang_trtllm_mla_prefill.py)."
+    ),
+    fix="prefill with another backend (--prefill-attention-backend flashinfer or triton) or drop trtllm_mla",
+    example=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V2-Lite --trust-remote-code "
+        "--attention-backend trtllm_mla",
+        "0.5.10.post1",
+        "--gpu",
+        "rtx-pro-6000",
+    ),
+    correct=_static(
+        "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V2-Lite --trust-remote-code "
+        "--attention-backend trtllm_mla",
+        "0.5.10.post1",
+        "--gpu",
+        "b200",
+    ),
+    exceptions="A warning: the GPU is the one --gpu names, and the FlashInfer installed is assumed to be the "
+    "one the release pins. Only for the prefill backend the launch writes (--prefill-attention-backend, else "
+    "--attention-backend), an NVIDIA GPU the release's own argument check accepts (one it refuses is "
+    "RS036's), and a release whose wheel and pinned FlashInfer were read. Without a release named it rests "
+    "on the release the analysis assumes, and says so.",
 )

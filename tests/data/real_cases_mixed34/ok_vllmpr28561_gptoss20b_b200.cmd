@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/28561 (2025-11-12, merged), seen 2026-12-05: a correct launch: the PR's gpt-oss-20b server on Blackwell (B200), which starts (before the fix with TRITON_ATTN as the only valid attention backend, after it with FlashInfer's TRTLLM path). The command as posted; the GPU is the b200 profile.
+vllm serve openai/gpt-oss-20b --load-format dummy

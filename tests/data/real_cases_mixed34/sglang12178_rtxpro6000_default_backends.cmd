@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/12178 (2025-10-27, closed inactive), seen 2026-12-05: "RTX Pro6000 not compatible with sglang": sgl-kernel not built for SM120, and the default attention backend is FlashAttention-3, which supports SM80-90 (CUDA 12.8, torch > 2.7). The report gives no command nor error text: the launch below is a stand-in (a plain Qwen3-8B server with the default backends); the GPU is the rtx-pro-6000 profile.
+python -m sglang.launch_server --model-path Qwen/Qwen3-8B --port 30000

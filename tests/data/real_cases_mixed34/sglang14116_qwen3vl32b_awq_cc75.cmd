@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/14116 (2025-11-29, closed), seen 2026-12-05: Qwen3-VL-32B-Instruct-AWQ-4bit on two Quadro RTX 5000 (16 GB, compute capability 7.5) fails with "GPUs with compute capability < 8.0 are not supported." The report gives no command: the launch below is a stand-in (the AWQ-4bit checkpoint of that name, TP2); the GPU is the report's card as nvidia-smi prints it.
+python -m sglang.launch_server --model-path cpatonn/Qwen3-VL-32B-Instruct-AWQ-4bit --tp 2 --port 30000
