@@ -41,6 +41,20 @@ def _span(releases: list[str]) -> str:
     return releases[0] if len(releases) == 1 else f"{releases[0]}-{releases[-1]}"
 
 
+def _in_a_hub_cache(repo_folder: str, value: str) -> bool:
+    """Whether the folder stands where huggingface_hub keeps its cache: a ``hub`` folder (HF_HUB_CACHE's
+    default, ``$HF_HOME/hub``) or one under a ``huggingface`` folder, or the value names ``snapshots``. A
+    ``models--ORG--NAME`` elsewhere may be a loader's own download folder that holds the files themselves:
+    InftyAI/llmaz's model loader calls ``snapshot_download(local_dir=/workspace/models/models--ORG--NAME)``
+    (llmaz/model_loader/model_hub/huggingface.py), and its Service examples serve that path."""
+    parent = os.path.dirname(repo_folder.rstrip("/"))
+    return (
+        os.path.basename(parent) == "hub"
+        or "huggingface" in parent.split("/")
+        or value.rstrip("/") != repo_folder
+    )
+
+
 def cache_folder_finding(setting: str, flag: str, value: str) -> list[Finding]:
     """RS034: the repo folder of a Hugging Face cache, not one of its snapshots."""
     folder = cache_repo_folder(value)
@@ -50,6 +64,8 @@ def cache_folder_finding(setting: str, flag: str, value: str) -> list[Finding]:
     if localfs.is_file(os.path.join(value, "config.json")):
         return []  # a folder that only borrowed the name
     snapshots = os.path.join(repo_folder, "snapshots")
+    if not _in_a_hub_cache(repo_folder, value) and not localfs.is_dir(snapshots):
+        return []
     revisions = sorted(os.listdir(snapshots)) if localfs.is_dir(snapshots) else []
     which = (
         f"{snapshots}/{revisions[0]}" if len(revisions) == 1 else f"{snapshots}/<revision>"

@@ -44,6 +44,28 @@ from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.model_launch import AssumedEntrypoint
 
+# A `${NAME}` in a container's `image` is no image reference Kubernetes can pull: the file is a template that
+# `envsubst` (or the like) fills before `kubectl apply` sees it, so a `${NAME}` of its exec-form `args` is one
+# of the template's holes, not the characters the process gets (TP013 is not said there)
+_TEMPLATE_HOLE = re.compile(r"\$\{[A-Za-z_][A-Za-z0-9_]*\}")
+# `sh -c`, `bash -lc`, `bash -ec`...: the words before a script item of a container that runs a shell
+_SHELL_C = re.compile(r"^-[a-zA-Z]*c[a-zA-Z]*$")
+
+
+def _shell_substitution(before: Sequence[str], ref: str) -> bool:
+    """Whether an unresolved ``$(ref)`` is left for a shell's command substitution: the item is the script
+    (or a later word) of a container that runs ``sh -c``, and the name is a command's, not a variable's
+    (any lower-case letter: ``$(date)``, ``$(hostname)``). Kubernetes leaves the reference literal (its
+    documented rule), so the shell gets ``$(date)`` and runs ``date`` (POSIX, "Command Substitution"): what
+    the author wrote it for. An upper-case ``$(MODEL)`` there stays TP012: a variable the pod lacks, which
+    the shell would run as a command."""
+    from argtrace.layers.transport.words import _SHELLS, _basename
+
+    if not before or _basename(before[0]) not in _SHELLS or not any(_SHELL_C.match(w) for w in before[1:]):
+        return False
+    return ref != ref.upper()
+
+
 _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
 
@@ -175,9 +197,12 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
                 placed.append((value, item_at))
                 if (first := _first_line(label, item, value)) is not None:
                     script_at.setdefault(value, first)
+                before_item = [*(words.get("command") or []), *out] if field_name == "args" else out
                 for ref in dict.fromkeys(missing):
                     if ref in env or has_env_from:
                         # valueFrom (a Secret, a field) or envFrom: expanded in the cluster
+                        continue
+                    if _shell_substitution(before_item, ref):
                         continue
                     why = "is not defined in the container's env"
                     result.findings.append(
@@ -240,13 +265,14 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             result.findings.extend(preset_findings(preset, name, at))
         elif command is None and args:
             assumed = _entrypoint_findings(at, image, None, args, result, how="`args:`")
-        _exec_form_findings(
-            at,
-            [_without_cluster_refs(w, cluster_ref) for w in (*(command or []), *(args or []))],
-            result,
-            how=f"container {name}'s command",
-            final=final,
-        )
+        if not _TEMPLATE_HOLE.search(image):
+            _exec_form_findings(
+                at,
+                [_without_cluster_refs(w, cluster_ref) for w in (*(command or []), *(args or []))],
+                result,
+                how=f"container {name}'s command",
+                final=final,
+            )
         linked = {k: w for k, (v, w) in links.items() if env.get(k, v) == v and k not in _own_names(node)}
         origins = {
             k: Origin(at=at, expansion="kubernetes service link", known=env[k] is not None, reason=w)
@@ -366,8 +392,18 @@ def _cluster_expanded(server: ServerCommand, cluster_ref: Callable[[str], bool])
 
 
 def _containers(spec: Any, extra: Sequence[Any] = ()) -> list[tuple[str, Any]]:
+    # an init container with `restartPolicy: Always` is a sidecar: it keeps running beside the app
+    # containers for the pod's life, started before them (Kubernetes docs, "Sidecar Containers", 1.29+);
+    # GKE's JobSet of offline inference runs its vLLM server so. Other init containers run to completion
+    # first. Only a sidecar that names its program (`command`) is read: a routing proxy's bare `args` say
+    # nothing of a server, and its image's entrypoint is not known here.
+    sidecars = [
+        node
+        for node in _seq(_get(spec, "initContainers")) or []
+        if _scalar(_get(node, "restartPolicy")) == "Always" and _get(node, "command") is not None
+    ]
     out = []
-    for node in [*extra, *(_seq(_get(spec, "containers")) or [])]:
+    for node in [*extra, *sidecars, *(_seq(_get(spec, "containers")) or [])]:
         out.append((_scalar(_get(node, "name")) or ("main" if node in extra else ""), node))
     return out
 

@@ -5,8 +5,8 @@ resource's placement of them (``model.Placement``: kind, name, role, replicas, o
 variables and downward-API fields the cluster sets in their containers beyond their own ``env``:
 
 - workloads: Pod, Job (an Indexed Job's pods read once per completion index, like StatefulSet ordinals),
-  CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet, LeaderWorkerSet, and the LWS project's
-  DisaggregatedSet (each role a LeaderWorkerSet);
+  JobSet (each replicated job's Job template), CronJob, Deployment, ReplicaSet, DaemonSet, StatefulSet,
+  LeaderWorkerSet, and the LWS project's DisaggregatedSet (each role a LeaderWorkerSet);
 - serving resources that embed pod specs (their rendered ``helm template`` output is read the same way):
   KServe ``InferenceService`` (``spec.predictor``, its ``workerSpec``), ``ServingRuntime`` /
   ``ClusterServingRuntime`` (``spec``, ``spec.workerSpec``), ``LLMInferenceService`` and the
@@ -17,7 +17,8 @@ variables and downward-API fields the cluster sets in their containers beyond th
   ``ModelService`` CR (``spec.decode``, ``spec.prefill``). llm-d's Helm chart renders Deployments and
   LeaderWorkerSets, read as workloads; the groups that name a pod template per role, sgl-project/rbg's
   ``RoleBasedGroup`` and AIBrix's ``StormService`` (``spec.roles[]``, each role's template); sgl-project/ome's
-  runtimes and InferenceService (``ome.io``: the engine's and decoder's ``runner``, leader and workers).
+  runtimes and InferenceService (``ome.io``: the engine's and decoder's ``runner``, leader and workers);
+  InftyAI/llmaz's inference ``Service`` (its ``workloadTemplate``, a LeaderWorkerSet's).
 
 StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
 for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
@@ -160,6 +161,23 @@ def _indexed_job(doc: Any, spec: Any) -> Iterator[PodSpec]:
         return
     injected = {"JOB_COMPLETION_INDEX": None}  # set in every container, each pod its own
     yield PodSpec(pod_spec, Placement("Job", name, replicas=completions), injected)
+
+
+def _job_set(name: str, spec: Any) -> list[PodSpec]:
+    """A JobSet's pods (jobset.x-k8s.io, the Kubernetes SIG's JobSet API): each of ``spec.replicatedJobs``
+    runs ``replicas`` Jobs (default 1) of its ``template``, each Job ``parallelism`` pods (default 1) of the
+    Job's pod template; read once per replicated job, its pods counted as replicas. JobSet makes its Jobs
+    Indexed: JOB_COMPLETION_INDEX is set in every container, each pod its own (not known here)."""
+    out = []
+    for item in _seq(_get(spec, "replicatedJobs")) or []:
+        job = _get(_get(item, "template"), "spec")
+        jobs = _int(_get(item, "replicas")) if _get(item, "replicas") is not None else 1
+        pods = _int(_get(job, "parallelism")) if _get(job, "parallelism") is not None else 1
+        replicas = jobs * pods if jobs is not None and pods is not None else None
+        role = _scalar(_get(item, "name")) or "job"
+        placement = Placement("JobSet", name, role=role, replicas=replicas)
+        out.append(PodSpec(_get(_get(job, "template"), "spec"), placement, {"JOB_COMPLETION_INDEX": None}))
+    return out
 
 
 def _reads_text(spec: Any, word: str) -> bool:
@@ -328,6 +346,12 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
     name = _name(doc)
     if kind == "Service" and (_scalar(_get(doc, "apiVersion")) or "").startswith("serving.knative.dev/"):
         return [_knative_service(doc, spec, name)]
+    if kind == "Service" and (_scalar(_get(doc, "apiVersion")) or "").startswith("inference.llmaz.io/"):
+        # InftyAI/llmaz's inference Service: `spec.workloadTemplate` is a LeaderWorkerSet's
+        # leaderWorkerTemplate, which its controller runs as one (api/inference/v1alpha1 ServiceSpec)
+        return _leader_worker_set(
+            kind, name, _map(spec, [("leaderWorkerTemplate", _get(spec, "workloadTemplate"))])
+        )
     if (_scalar(_get(doc, "apiVersion")) or "").startswith("ome.io/"):
         return _ome(kind, name, spec)
     if kind == "Pod":
@@ -341,6 +365,8 @@ def pod_specs(doc: Any, label: str) -> list[PodSpec]:
         return list(_indexed_job(doc, spec))
     if kind == "LeaderWorkerSet":
         return _leader_worker_set(kind, name, spec)
+    if kind == "JobSet":
+        return _job_set(name, spec)
     if kind == "DisaggregatedSet":
         # the LWS project's DisaggregatedSet (disaggregatedset.x-k8s.io): each of ``spec.roles`` (prefill,
         # decode...) is a LeaderWorkerSet spec of its own, run as its own group

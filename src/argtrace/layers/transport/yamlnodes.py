@@ -54,6 +54,26 @@ def _loader_class() -> Any:
                 raise _TooDeep(self.get_mark())
             super().fetch_flow_collection_start(token_class)
 
+        def scan_to_next_token(self) -> None:
+            # libyaml's rule, which kubectl's Go YAML (a port of it) keeps: a tab is whitespace in flow
+            # context and after a token that cannot start a simple key (`type: LoadBalancer<TAB>`), never
+            # at a line's start; PyYAML takes spaces only there and refused such a manifest (GKE's
+            # ai-ml/vllm-tpu/vllm-llama3-70b.yaml, which kubectl applies)
+            if self.index == 0 and self.peek() == "\ufeff":
+                self.forward()
+            while True:
+                while self.peek() == " " or (
+                    (self.flow_level or not self.allow_simple_key) and self.peek() == "\t"
+                ):
+                    self.forward()
+                if self.peek() == "#":
+                    while self.peek() not in "\0\r\n\x85\u2028\u2029":
+                        self.forward()
+                if not self.scan_line_break():
+                    return
+                if not self.flow_level:
+                    self.allow_simple_key = True
+
         def compose_node(self, parent: Any, index: Any) -> Any:
             self.depth += 1
             try:
