@@ -262,6 +262,11 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
                 if moved is not None:
                     said, fix = moved
                     msg += said
+                elif (kept := _asks_the_default(name, value.value, readers, schema)) is not None:
+                    # the value the last release reading it took by default (VLLM_USE_V1=1 on a V1-only
+                    # vLLM): the launch asked for nothing that release did not do anyway, so nothing is lost
+                    msg += kept
+                    severity = "info"
             else:
                 severity = "error" if not inherited else "warning"
             # The same setting under the release's own spelling, from a release's rename of it (SGLang
@@ -466,6 +471,36 @@ def _last_bool_flag(server: ServerCommand, flag: str) -> bool | None:
 
 
 _BOOL_WORDS = frozenset({"1", "0", "true", "false", "yes", "no", "y", "n", "on", "off", ""})
+
+
+def _asks_the_default(name: str, value: str | None, readers: Sequence[Schema], schema: Schema) -> str | None:
+    """What to add to the message of a variable only older releases read when its value is the default of
+    the last of them that reads it (its generated spec: type, default and read site): None otherwise, or
+    when the value or the default is not one of a plain type compared here."""
+    older = [s for s in readers if version_key(s.version) < version_key(schema.version)]
+    if value is None or not older:
+        return None
+    last = max(older, key=lambda s: version_key(s.version))
+    spec = last.env_var(name)
+    if spec is None or spec.default is None:
+        return None
+    base = (spec.type or "").replace(" | None", "").strip()
+    text = value.strip()
+    if base in ("bool", "EnvBool") and isinstance(spec.default, bool):
+        same = text.lower() in (("1", "true") if spec.default else ("0", "false"))
+    elif base in ("int", "EnvInt") and isinstance(spec.default, int) and not isinstance(spec.default, bool):
+        same = re.fullmatch(r"-?[0-9]+", text) is not None and int(text) == spec.default
+    elif base in ("str", "") and isinstance(spec.default, str):
+        same = text == spec.default
+    else:
+        return None
+    if not same:
+        return None
+    where = f" ({spec.where})" if spec.where else ""
+    return (
+        f"; {redact_value(name, value)} is its default in {last.label}{where}, the last release that reads "
+        "it: the launch asks for no more than that release did without it"
+    )
 
 
 def _value_problem(type_name: str | None, value: str | None) -> str | None:

@@ -90,11 +90,14 @@ def unknown_indices(words: Sequence[str | None]) -> tuple[int, ...]:
     return tuple(k for k, w in enumerate(words) if w is None)
 
 
-# `docker run` options whose value, when not known here, is left unread (`parse_docker_run`): an unknown
-# `-e`'s variable is not among the container's known ones (its name is not known either)
-_VALUE_UNREAD = frozenset(
-    {"-e", "--env", "-v", "--volume", "-p", "--publish", "--name", "-w", "--workdir", "--hostname", "-l"}
-    | {"--label", "--add-host", "--network", "--net", "--user", "-u", "--cpus", "-m", "--memory", "--ulimit"}
+# `docker run` options whose value shapes what argtrace reads of the container: its command (the
+# entrypoint), its GPUs (runtime, devices; `--gpus` is read apart), its /dev/shm and its environment file.
+# Any other option of docker's own table whose value is not known here is left unread (`parse_docker_run`):
+# `--group-add "$(stat -c '%g' /dev/kfd)"` or `--name "$NAME"` still take one word, and the container
+# still runs the words after the image. An unknown `-e`'s variable is not among the container's known ones
+# (its name is not known either); an unknown `-v` mounts nothing argtrace can read.
+_VALUE_READ = frozenset(
+    {"--entrypoint", "--runtime", "--device", "--shm-size", "--ipc", "--env-file", "--mount", "--tmpfs"}
 )
 
 
@@ -183,7 +186,7 @@ def parse_docker_run(
         if value is None and name == "--gpus":
             gpus_unknown = True
             continue
-        if value is None and name in _VALUE_UNREAD:
+        if value is None and name not in _VALUE_READ and _takes_value(name):
             # a value not known here (`--env "HF_TOKEN=$HF_TOKEN"` on a page that leaves HF_TOKEN to its
             # reader) of an option that shapes neither the command nor what argtrace judges of the container
             # (its GPUs, runtime, /dev/shm, entrypoint): the container still runs the words after the image
@@ -339,6 +342,20 @@ def parse_docker_exec(
         unknown_args=unknown_indices(rest),
         env_unknown=env_unknown,
     )
+
+
+@functools.cache
+def _takes_value(name: str) -> bool:
+    """Whether ``name`` (``--group-add``, or a short ``-e``) is an option of docker's own ``docker run``
+    table that takes a value (an option docker does not have is not read past)."""
+    options = _docker_options()[0]
+    if name.startswith("--"):
+        # `--net`: the older spelling of `--network`, which docker still takes but no longer lists in --help
+        return bool((options.get(_HIDDEN_ALIASES.get(name, name)) or {}).get("value"))
+    return any(o.get("short") == name and o.get("value") for o in options.values())
+
+
+_HIDDEN_ALIASES = {"--net": "--network"}
 
 
 @functools.cache

@@ -1,5 +1,5 @@
 # Reconstructed (not copied) after https://github.com/vllm-project/recipes/blob/8959cf64189c71d36e11c6a30335f923f261b1f7/Qwen/Qwen3.md (BF16 (ROCm)), seen 2026-12-02: the environment assignments and the serve flags with their values, re-typed as one command line.
 # release: vllm 0.14.1 (the command's lines were last changed on 2026-02-03, git blame at 8959cf6; the newest release the recipes repository names by then is 0.14.1)
 # at that release (true finding): PR001 warning: VLLM_USE_TRITON_FLASH_ATTN is not read by vllm 0.14.1
-# at that release (true finding): PR001 warning: VLLM_USE_V1 is not read by vllm 0.14.1
+# at that release (a note, fa35): PR001 info: VLLM_USE_V1 is not read by vllm 0.14.1; 1 is its default in vllm 0.11.0, the last release that reads it
 HIP_VISIBLE_DEVICES="4,5,6,7" VLLM_USE_V1=1 VLLM_ROCM_USE_AITER=1 VLLM_ROCM_USE_AITER_MHA=0 VLLM_V1_USE_PREFILL_DECODE_ATTENTION=1 VLLM_USE_TRITON_FLASH_ATTN=0 SAFETENSORS_FAST_GPU=1 vllm serve Qwen/Qwen3-235B-A22B --trust-remote-code -tp 4 --disable-log-requests --swap-space 32 --distributed-executor-backend mp --max-num-batched-tokens 32768 --max-model-len 32768 --no-enable-prefix-caching --gpu-memory-utilization 0.8

@@ -1,0 +1,16 @@
+# Reconstructed (not copied) after https://chinmayhebbal.com/blogs/vllm-on-amd-mi300x.html
+# (2026-04 blog, "LLMs as a Production Service on AMD MI300X", Step 1: in the ROCm vLLM container, AITER switches
+# exported, then `vllm serve $MODEL_ID --tensor-parallel $TP ... --compilation-config '{"full_cuda_graph": true}'`)
+export TP=1
+export MODEL_ID="openai/gpt-oss-120b"
+export VLLM_ROCM_USE_AITER=1
+export VLLM_USE_AITER_UNIFIED_ATTENTION=1
+export VLLM_ROCM_USE_AITER_MHA=0
+
+vllm serve \
+  $MODEL_ID \
+  --port 8000 \
+  --tensor-parallel $TP \
+  --no-enable-prefix-caching \
+  --disable-log-requests \
+  --compilation-config '{"full_cuda_graph": true}'
