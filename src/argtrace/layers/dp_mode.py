@@ -25,12 +25,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding
 from argtrace.package_data import bundled_json
 from argtrace.rules import multinode as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

@@ -19,10 +19,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what each requirement of the prefix-caching branch needs, in a launch's words: (the setting, the value it
 # must not be written with, the flag that writes it, the fix)

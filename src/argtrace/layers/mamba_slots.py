@@ -27,10 +27,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SKIP = "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK"
 

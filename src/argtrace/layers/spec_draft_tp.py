@@ -17,10 +17,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEY = "speculative_config.draft_tensor_parallel_size"
 # the method whose proposer builds its own parallel configuration from the key (vllm/v1/spec_decode/

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, replace
-from typing import Any
 
 from argtrace.layers.transport.containers import (
     _container_servers,
@@ -43,6 +42,10 @@ from argtrace.layers.transport.words import (
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.model_launch import AssumedEntrypoint
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _K8S_REF = re.compile(r"\$\$|\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)")
 
