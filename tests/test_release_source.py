@@ -9,8 +9,9 @@ bundled release, though ``latest`` names none.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
-from typing import Any, get_args
+from typing import Any
 
 import pytest
 
@@ -55,11 +56,20 @@ def findings(report: dict[str, Any], code: str) -> list[tuple[str, str, str, str
 # ------------------------------------------------------------------------------ source after resolution
 
 
+def _literal_values(alias: str) -> tuple[str, ...]:
+    """The values of a ``Literal[...]`` type alias, which argtrace.model keeps as a string (a plain check
+    imports no typing: tests/test_startup_typing.py)."""
+    node = ast.parse(alias, mode="eval").body
+    assert isinstance(node, ast.Subscript) and ast.unparse(node.value) == "Literal"
+    values = ast.literal_eval(node.slice)
+    return values if isinstance(values, tuple) else (values,)
+
+
 def test_every_source_that_says_how_the_release_was_decided_survives_resolution() -> None:
     env, python = "resolver-env sglang==0.5.10.post1", "--python /opt/venv/bin/python"
     after = {
         s: (source_after_resolution(s, env), source_after_resolution(s, python))
-        for s in get_args(FrameworkSource)
+        for s in _literal_values(FrameworkSource)
     }
     assert after == {
         # a release the user named: the contract has always reported the code that ran for it

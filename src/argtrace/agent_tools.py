@@ -12,7 +12,10 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 EXIT_USAGE = 2

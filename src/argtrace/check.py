@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from argtrace import localfs, servers_together
 from argtrace.check_options import CheckOptions
@@ -29,6 +28,7 @@ from argtrace.model import (
     UsageError,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
     from argtrace.layers.shell import ScriptSource

@@ -7,16 +7,22 @@ layers."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, cast
 
 from argtrace.check_options import CheckOptions
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import Finding, FrameworkInfo, FrameworkName, Report, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import cast
+
     from argtrace.frameworks.release import ReleaseDecision
     from argtrace.frameworks.release_index import ReleaseIndex
     from argtrace.frameworks.schema import Schema
+else:
+
+    def cast(_type: object, value: object) -> object:  # typing.cast at run time: the value
+        return value
 
 
 def _analysed_schema(report: Report) -> Schema | None:

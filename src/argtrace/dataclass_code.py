@@ -38,7 +38,10 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from types import CodeType, FunctionType, MemberDescriptorType, ModuleType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what a method is made from, kept by what its text is made of (_by_names): its __create_fn__ code(s), and
 # for __init__ where each of __create_fn__'s arguments comes from (_arguments)

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import sys
 from types import ModuleType
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _URLLIB_PARSE = "urllib.parse"
 

@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @functools.cache

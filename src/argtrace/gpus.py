@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Literal
 
-Vendor = Literal["nvidia", "amd"]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
+Vendor: TypeAlias = 'Literal["nvidia", "amd"]'
 
 MIB = 1 << 20
 GIB = 1 << 30

@@ -12,9 +12,12 @@ the top-level help with the generated one at 80 columns, tests/test_help_format.
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from argtrace.static_help import columns
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class HelpFormatter(argparse.HelpFormatter):

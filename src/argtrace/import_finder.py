@@ -20,7 +20,10 @@ import _thread
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the releases whose FileFinder.find_spec find_spec was copied from (the same text in each)
 RELEASES = ((3, 10), (3, 11), (3, 12), (3, 13))

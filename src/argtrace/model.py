@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # at run time imported on first use (``__getattr__`` below)
+    from typing import Any, Literal, TypeAlias
+
     from argtrace.model_launch import AssumedEntrypoint as AssumedEntrypoint
     from argtrace.model_launch import Assumption as Assumption
     from argtrace.model_launch import EnvEdit as EnvEdit
@@ -29,35 +31,27 @@ if TYPE_CHECKING:  # at run time imported on first use (``__getattr__`` below)
 
 SCHEMA_VERSION = 1
 
-Layer = Literal["transport", "shell", "process", "parser", "resolution", "log", "live", "memory"]
+Layer: TypeAlias = 'Literal["transport", "shell", "process", "parser", "resolution", "log", "live", "memory"]'
 LAYERS: tuple[Layer, ...] = ("transport", "shell", "process", "parser", "resolution", "log", "live", "memory")
 
-Severity = Literal["error", "warning", "info"]
+Severity: TypeAlias = 'Literal["error", "warning", "info"]'
 SEVERITIES: tuple[Severity, ...] = ("error", "warning", "info")
 
-FrameworkName = Literal["sglang", "vllm"]
+FrameworkName: TypeAlias = 'Literal["sglang", "vllm"]'
 # How the release was decided, strongest evidence first (``frameworks/release.py``): ``bundled-schema`` is a
 # release the user named (``--framework-version``); ``none`` means no evidence, see ``accepted_by``.
 # ``live``: /server_info or vLLM's /version (``--url``); ``process``: the running process's import
 # (``--pid``); ``run``: the intercepted start of ``argtrace run``.
-FrameworkSource = Literal[
-    "bundled-schema",
-    "resolver-env",
-    "installed",
-    "log",
-    "live",
-    "image",
-    "pip-line",
-    "none",
-    "process",
-    "run",
-]
+FrameworkSource: TypeAlias = (
+    'Literal["bundled-schema", "resolver-env", "installed", "log", "live", "image", "pip-line", "none", '
+    '"process", "run"]'
+)
 
 # What a finding rests on. ``observed``: a log, /server_info, /proc, a ``run`` capture. ``framework-code``:
 # the framework's own parser, resolver or sizing ran. ``static``: the files as bash, docker, compose or
 # kubelet read them. ``schema``: a bundled schema of a release the user named or the evidence decided.
 # ``assumed``: some step used a default argtrace chose (a GPU, a release, a missing model config).
-Basis = Literal["observed", "framework-code", "static", "schema", "assumed"]
+Basis: TypeAlias = 'Literal["observed", "framework-code", "static", "schema", "assumed"]'
 BASES: tuple[Basis, ...] = ("observed", "framework-code", "static", "schema", "assumed")
 # What a layer's findings rest on unless the finding says otherwise.
 LAYER_BASIS: Mapping[Layer, Basis] = {

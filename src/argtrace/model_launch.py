@@ -14,7 +14,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Literal
 
 
 @dataclass(frozen=True)

@@ -33,7 +33,6 @@ import re
 import shlex
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from typing import Any
 
 from argtrace.secret_detection import (
     _LIST_FLAGS,
@@ -50,6 +49,10 @@ from argtrace.secret_detection import (
     redact_text,
     secrets_in_text,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # --- structures -----------------------------------------------------------------------------------------
 

@@ -31,7 +31,10 @@ import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Any, Final
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Final, TypeAlias
 
 FORMAT = 2  # 2: the words packed (cold33)
 MAX_ENTRIES = 4000  # past this, only the patterns this run used are kept when the store is written
@@ -43,9 +46,9 @@ _active: list[Store] = []
 _read_ahead: dict[str, tuple[tuple[int, int, int], dict[Any, Any]]] = {}
 
 # (flags, program, groups - 1, groupindex, indexgroup): the arguments of ``_sre.compile`` after the text
-Program = tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]
+Program: TypeAlias = "tuple[int, list[int], int, dict[str, int], tuple[Any, ...]]"
 # The same with the program's words packed (:func:`packed`): what the store keeps
-Packed = tuple[int, bytes, int, dict[str, int], tuple[Any, ...]]
+Packed: TypeAlias = "tuple[int, bytes, int, dict[str, int], tuple[Any, ...]]"
 _WORD: Final = "I"  # memoryview's format for _sre's code word: an unsigned int, _sre.CODESIZE (4) bytes
 
 

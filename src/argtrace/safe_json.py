@@ -9,7 +9,10 @@ value nested that deep is reported as invalid JSON (as the server would fail on 
 from __future__ import annotations
 
 import json
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def loads(text: str | bytes, **kwargs: Any) -> Any:

@@ -10,12 +10,14 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.separated import PredictedCommands
 from argtrace.model import Finding, LayerResult, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.frameworks.schema import Schema
     from argtrace.layers.slurm import Allocation
 

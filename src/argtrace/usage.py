@@ -7,10 +7,10 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from argtrace.model import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `log`'s plain words are read without argparse (quick_argv.py)
     import argparse
 

@@ -9,11 +9,14 @@ file, message}]}``; only ``fingerprint`` is read back, the rest is for the peopl
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.localfs import read_regular, write_regular
 from argtrace.model import Report, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT_VERSION = 1
 # A baseline holds one short entry per finding: 64 MiB is some 200,000 findings.

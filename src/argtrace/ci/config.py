@@ -24,12 +24,13 @@ import os
 import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from argtrace.model import SEVERITIES, Report, UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `log`'s plain words are read without argparse (quick_argv.py)
     import argparse
+    from typing import Any
 
 # config key -> (argparse dest, is a path relative to the file)
 OPTIONS = {

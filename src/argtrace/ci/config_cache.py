@@ -17,7 +17,10 @@ import marshal
 import os
 import sys
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 MAX_FILES = 16  # configuration files kept (the most recently parsed): a user works in a few projects

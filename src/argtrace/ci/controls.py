@@ -4,10 +4,11 @@
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: `--help` builds these options without the report model (issue 18)
     import argparse
+    from typing import Any
 
     from argtrace.ci.config import Config
     from argtrace.model import Finding, Report

@@ -20,9 +20,12 @@ import re
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from argtrace.model import Evidence, Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ARGS_UNKNOWN = "argtrace lint checks launch files without their arguments"
 # Where launch files never are; hidden directories are skipped too.

@@ -16,7 +16,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DIRECTIVE = re.compile(
     r"^\s*#\s*argtrace\s+disable\s*=\s*(?P<codes>[A-Za-z]{2}\d+(?:\s*,\s*[A-Za-z]{2}\d+)*)\s*(?:#.*)?$"

@@ -7,12 +7,13 @@ Exit status: 0 nothing to fix, 1 fixes printed or written, 2 usage errors.
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING, TextIO
 
 from argtrace.commands import check as check_command
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
+    from typing import TextIO
 
     from argtrace.check import CheckOptions
     from argtrace.fixes.diff import Plan

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # annotations only: plain words are read without argparse (quick_parse)
     import argparse
+    from typing import Any
 
     from argtrace.model import Report
     from argtrace.quick_argv import Spec

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from argtrace.commands import check as _check
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.model import Report
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from argtrace.commands.why_fixes import (
     converter_fix,
@@ -38,7 +37,10 @@ from argtrace.commands.why_release import framework_of_text, preferred_release
 from argtrace.commands.why_signatures import flags_known_in, matched_signatures, more_commands
 from argtrace.frameworks.sglang_helpers import helper_reads
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.log.messages import Match, Preferred
     from argtrace.model import Report
 

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _ARCHS = re.compile(r"Model architectures \[(?P<names>[^\]]{1,2000})\]")
 # the Transformers fallback's refusal (SGLang's and vLLM's ``resolve_transformers_arch``): reached only when

@@ -32,7 +32,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # CPython's message (3.8-3.13; 3.12+ may add "Did you mean: 'x'?"); the class and the attribute are each
 # read once (possessive), so a pasted run of letters cannot make the search backtrack. A paste cut before the

@@ -20,7 +20,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _BACKEND_MODULE = re.compile(r"/attention/backends/|/layers/attention/")
 _SELECTOR = re.compile(r"\bget_attn_backend_cls$")

@@ -25,7 +25,10 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A callee starts only where a run of name characters starts, and its run is read once (possessive): a
 # pasted 117 KB run of letters took re.search over 120 s before (every start, every backtrack; probe of s13).

@@ -11,7 +11,10 @@ running the release's method) says which sizes it keeps, so the fix names them (
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _TRUNCATING = re.compile(r"Truncating max_cudagraph_capture_size to (\d+)")
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _COMPARED = re.compile(r"==\s*'([^'\s]{3,200})'")
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}

@@ -14,7 +14,10 @@ match, ranked first, in the shape of ``why``'s other matches (``index``: ``entry
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The program name starts only where a run of name characters starts and is read once (possessive): a
 # pasted 110 KB run of letters took over 25 s before (every start, every backtrack; probe of session 13).

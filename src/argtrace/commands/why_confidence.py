@@ -19,10 +19,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.commands.why_toolchain import TOOLCHAIN_WORDINGS
 from argtrace.commands.why_wording import Wording
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STRONG_CHARS = 20  # literal characters below which a first site needs its exception class to back it
 

@@ -15,7 +15,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WORD = re.compile(r"[a-z][a-z0-9]*")
 # a word that names code or configuration (a flag, a path, a dotted or snake_case name, a CamelCase class),

@@ -18,7 +18,10 @@ Which releases infer what is frameworks/data/vllm_dp_launch.json (scripts/gen_vl
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _REMOTE = re.compile(r"Remote engine (\d+) must (not )?use --headless")
 _NON_MOE = "Non-MoE models do not support external data parallel mode"

@@ -12,7 +12,10 @@ releases whose choices take the value, the choice spelled like it, the choices),
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _NOT_VALID = re.compile(r"'(?P<value>[^'\n]{0,200})' is not a valid (?P<enum>[A-Z][A-Za-z0-9]{1,60})\b")
 

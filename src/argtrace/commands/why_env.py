@@ -13,7 +13,10 @@ misspelling, or another program's variable with vLLM's prefix). When the release
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _UNKNOWN = re.compile(r"Unknown vLLM environment variable detected: (VLLM_[A-Z0-9_]+)")
 _PREFIX = "VLLM_"

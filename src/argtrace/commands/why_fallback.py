@@ -17,7 +17,10 @@ the release implements, or a release that implements it.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FALLBACK = re.compile(r"sglang/srt/models/transformers\.py$")
 

@@ -7,7 +7,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def in_conditions(group: Mapping[str, Any]) -> list[Mapping[str, Any]]:

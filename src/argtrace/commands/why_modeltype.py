@@ -18,7 +18,10 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEY = re.compile(r"\bKeyError:?\s*['\"](?P<key>[a-z][a-z0-9_-]{1,60})['\"]")
 _RESTS = "the key's spelling (the text does not say that transformers' AutoConfig looked it up)"

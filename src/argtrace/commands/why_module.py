@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FORM = re.compile(r"No module named '(?P<module>(?P<fw>sglang|vllm)(?:\.\w+)+)'")
 _NAME = {"vllm": "vLLM", "sglang": "SGLang"}

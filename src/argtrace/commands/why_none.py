@@ -28,7 +28,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FORM = re.compile(
     r"unsupported operand type\(s\) for (?P<op>\S{1,3}): '(?P<left>\w+)' and '(?P<right>\w+)'"

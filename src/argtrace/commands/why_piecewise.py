@@ -18,7 +18,10 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PCG_MODULE = re.compile(r"sglang/srt/(?:model_executor|compilation)/\w*piecewise\w*\.py$")
 _ON = "--enable-piecewise-cuda-graph"

@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _HEADER = re.compile(r"\b(?P<count>\d+) validation errors? for (?P<cls>[A-Za-z_]\w{0,100})\b")
 # one error: the field's location (dotted for a nested model), then pydantic's sentence and its details

@@ -19,7 +19,10 @@ value argparse gives a flag that was not on the command line and has no default.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PYO3 = re.compile(
     r"argument '(?P<name>[A-Za-z_]\w*)': '(?P<got>[\w.]+)' object "

@@ -13,7 +13,10 @@ fix gives that value; the pairing rests on the names and says so (sglang#14285's
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _QUANT_MODULE = re.compile(r"/layers/quantization/")
 _CONFIG_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)Config\b")

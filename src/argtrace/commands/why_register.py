@@ -11,7 +11,10 @@ nothing a user can change; this module gives the site that cause.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _CLASS = re.compile(r"<class '(?P<cls>(?P<fw>sglang|vllm)\.[\w.]+)'>")
 _NAME = {"sglang": "SGLang", "vllm": "vLLM"}

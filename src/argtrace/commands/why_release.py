@@ -13,9 +13,11 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.log.messages import Preferred
 
 

@@ -14,7 +14,10 @@ from __future__ import annotations
 import argparse
 import re
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def text_stage(text: str) -> str | None:

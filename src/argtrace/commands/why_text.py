@@ -17,7 +17,10 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Lines of each part of the first site (the fix in full unless it is longer than this).
 MESSAGE_LINES = 2

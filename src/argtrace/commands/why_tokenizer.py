@@ -11,7 +11,10 @@ than the one the server runs with. Which releases know a class is generated from
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _CLASS = re.compile(r"Tokenizer class (?P<cls>[A-Za-z_]\w*) does not exist or is not currently imported")
 

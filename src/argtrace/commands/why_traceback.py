@@ -17,7 +17,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # `File "PATH", line N, in FUNC` (the line number may be left out by a hand-trimmed paste: vllm PR#47635)
 _FRAME = re.compile(r'\bFile "(?P<path>[^"]{1,500})"(?:, line (?P<line>\d+))?, in (?P<func>[\w.<>]{1,200})')

@@ -19,7 +19,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace.frameworks.entrypoints import (
     EntryPoint,
@@ -29,6 +28,10 @@ from argtrace.frameworks.entrypoints import (
     entrypoints_of,
 )
 from argtrace.frameworks.feature_pairs import resolve_flag
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The program name starts only where a run of name characters starts and is read once (possessive): a
 # pasted 117 KB run of letters took over 120 s before (every start, every backtrack; probe of session 13).

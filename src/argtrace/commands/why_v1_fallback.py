@@ -12,7 +12,10 @@ gains the test and its settings.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _FEATURE = re.compile(
     r"(?:VLLM_USE_V1=1 is not supported with (?P<raised>.+?)\.(?:\s|$)|"

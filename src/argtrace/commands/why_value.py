@@ -13,7 +13,10 @@ reads the value and adds the cause to that site's fix.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _CANNOT_CONVERT = re.compile(r"Value (?P<value>.+?) cannot be converted to ")
 # a backslash before a character JSON needs as it is: the shell that parsed the words did not remove it

@@ -15,7 +15,10 @@ says nothing of that; the match's fix gains the way out.
 from __future__ import annotations
 
 import re
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WARMUP = re.compile(r"sglang/srt/(?:entrypoints/http_server|server)\.py$")
 _FUNCTIONS = ("_execute_server_warmup", "_wait_and_warmup")

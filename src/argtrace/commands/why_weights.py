@@ -19,7 +19,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a dotted name with a numeric part (a layer index), quoted after KeyError ("KeyError: 'a.0.b'", "KeyError on
 # missing parameter 'a.0.b'"); at most 24 parts, each read once

@@ -14,7 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a placeholder the wrapper's own words say is an error: "failed with error '{result}'", "exception: {e}"
 _REPORTING = re.compile(r"(?:error|failed|failure|exception)\W{0,4}$", re.I)

@@ -10,10 +10,13 @@ Only this machine's files: under ``--host`` they are the node's, and a fix of th
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
 
 from argtrace.fixes.edits import SourceFile
 from argtrace.model import Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # As the parser layer reads a --config file (frameworks/argv.MAX_CONFIG_FILE_BYTES) and an env file.
 MAX_BYTES = 4 * 1024 * 1024

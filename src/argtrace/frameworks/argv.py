@@ -14,10 +14,13 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs
 from argtrace.model import Finding, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # What an unknown word (``Word.text is None``) becomes for argparse: never a flag, never a valid value.
 UNKNOWN_PREFIX = "\x00argtrace-unknown-"

@@ -30,11 +30,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 from argtrace.package_data import bundled_json
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.frameworks.argv import ArgToken, PreparedArgv
 
 ENTRYPOINTS = {"dynamo.sglang": "sglang", "dynamo.vllm": "vllm"}

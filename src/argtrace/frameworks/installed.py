@@ -19,13 +19,15 @@ from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from argtrace import localfs
 from argtrace.frameworks import site_packages
 from argtrace.model import ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.remote.host import Host
 
 # pip/distlib's console-script header for an interpreter path too long for a ``#!`` line: ``#!/bin/sh``,

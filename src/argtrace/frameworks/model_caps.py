@@ -17,7 +17,10 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CAPS_DIR = Path(__file__).resolve().parent / "data" / "model_caps"
 FORMAT = 1

@@ -10,7 +10,10 @@ import json
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what each form of the table means, in the loaders' own words
 FORM_TEXT = {

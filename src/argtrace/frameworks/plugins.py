@@ -23,7 +23,10 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DATA = Path(__file__).resolve().parent.parent / "data"  # argtrace/data
 

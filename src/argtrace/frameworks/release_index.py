@@ -20,9 +20,12 @@ import marshal
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from argtrace.frameworks.env_aliases import prefix_aliases
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 INDEX_DIR = Path(__file__).resolve().parent / "data" / "release_index"
 

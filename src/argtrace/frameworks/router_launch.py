@@ -28,7 +28,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MODULE = "sglang_router.launch_router"
 VLLM_MODULE = "vllm_router.launch_router"  # PyPI vllm-router's console script target

@@ -20,10 +20,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
 
 from argtrace.frameworks import schema_store
 from argtrace.model import Finding, FrameworkSource, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_DIR = Path(__file__).resolve().parent / "data" / "schemas"
 FRAMEWORKS = ("sglang", "vllm")

@@ -22,7 +22,10 @@ import json
 import marshal
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
 
 SHARED_KEYS = ("options", "positionals", "env_vars")
 RAISE_SITE_KEYS = ("sites",)
@@ -90,7 +93,7 @@ def records_by_name(items: Iterable[Any]) -> dict[str, list[Any]]:
     return out
 
 
-class _Unpacked(Mapping[str, Any]):
+class _Unpacked(Mapping[str, "Any"]):
     """A mapping of ``marshal`` data, each value unpacked when first read."""
 
     def __init__(self, packed: Mapping[str, bytes]) -> None:
@@ -113,7 +116,7 @@ class _Unpacked(Mapping[str, Any]):
         return len(self._packed)
 
 
-class PackedSchema(Mapping[str, Any]):
+class PackedSchema(Mapping[str, "Any"]):
     """A release's schema dict (what :func:`load_expanded` gives) whose ``env_vars`` stay ``marshal`` data
     until read: the whole list for ``["env_vars"]``, each variable's records for :attr:`env_records`. A check
     asks for a few of a release's ~800 variables, and unpacking them all was a third of the schema's load
@@ -202,7 +205,7 @@ def raise_site_identity(key: str, entry: Any) -> str | None:
     return _canonical([entry.get(k) for k in ("file", "function", "exception", "message")])
 
 
-Identity = Callable[[str, Any], "str | None"]  # (list key, entry) -> what a patch is based on
+Identity: TypeAlias = "Callable[[str, Any], str | None]"  # (list key, entry) -> what a patch is based on
 
 
 def _patch(base: dict[str, Any], entry: dict[str, Any], index: int) -> dict[str, Any]:

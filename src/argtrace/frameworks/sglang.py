@@ -19,7 +19,6 @@ import argparse
 import json
 import re
 from collections.abc import Callable
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.frameworks.argv import (
@@ -31,6 +30,10 @@ from argtrace.frameworks.argv import (
 )
 from argtrace.frameworks.schema import Schema
 from argtrace.model import ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "sglang"
 SERVE = "sglang serve"

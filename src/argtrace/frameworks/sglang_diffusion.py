@@ -21,12 +21,14 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.argv import ArgToken, PreparedArgv
 from argtrace.package_data import package_file
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.frameworks.schema import Schema
     from argtrace.model import ServerCommand
 

@@ -16,9 +16,12 @@ import json
 import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
-from typing import Any
 
 from argtrace.package_data import package_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _CALL = re.compile(r"(?<![\w.])([a-z_][a-z0-9_]*_of)\(")
 _ATTRIBUTE = re.compile(r"(?<![\w])[a-z_][\w]*(?:\.[a-z_]\w*)+")

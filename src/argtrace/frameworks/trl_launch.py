@@ -3,8 +3,6 @@ vLLM gets, with TRL's part said as notes and findings (PA063 refusals, PA064 wor
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from argtrace.frameworks.argv import ArgToken, PreparedArgv, read_config_file
 from argtrace.frameworks.trl_vllm_serve import (
     MODULE,
@@ -18,6 +16,7 @@ from argtrace.frameworks.trl_vllm_serve import (
     vllm_tokens,
 )
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
     from argtrace.model import ServerCommand

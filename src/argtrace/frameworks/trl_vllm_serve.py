@@ -32,10 +32,13 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 
 from argtrace.frameworks.argv import ArgToken
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENTRYPOINT = "trl vllm-serve"
 MODULE = "trl.scripts.vllm_serve"

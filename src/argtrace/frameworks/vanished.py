@@ -13,9 +13,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from argtrace.model import Evidence, Finding, ServerCommand, VanishedWord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _ALL_ARGUMENTS = re.compile(r"^\"?\$(?:[@*]|\{[@*]\}|\{[A-Za-z_]\w*\[[@*]\]\})\"?$")
 _SCRIPT_ARGUMENT = re.compile(r"^\"?\$\{?[1-9][0-9]*\}?\"?$")

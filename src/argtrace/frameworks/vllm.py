@@ -20,7 +20,6 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.frameworks.argv import (
@@ -34,6 +33,10 @@ from argtrace.frameworks.argv import (
 )
 from argtrace.frameworks.schema import Schema
 from argtrace.model import ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NAME = "vllm"
 SERVE = "vllm serve"

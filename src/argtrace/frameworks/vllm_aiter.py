@@ -8,9 +8,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
 
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MASTER = "VLLM_ROCM_USE_AITER"
 

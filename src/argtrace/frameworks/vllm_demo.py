@@ -17,12 +17,15 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 from argtrace.frameworks.release import ReleaseDecision
 from argtrace.frameworks.schema import Schema
 from argtrace.model import Finding, ServerCommand
 from argtrace.package_data import package_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENTRYPOINT = "vllm.entrypoints.api_server"
 # rewrites of FlexibleArgumentParser.parse_args that only apply to `vllm serve` argv

@@ -14,10 +14,13 @@ import ast
 import json
 from collections.abc import Callable
 from functools import lru_cache
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.package_data import package_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a word longer than this is not read (ast.literal_eval compiles it; argtrace reads untrusted files)
 _MAX_WORD = 1_000_000

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # kind -> what a message calls it
 KIND_NAMES = {"tool": "tool-call parser", "reasoning": "reasoning parser"}

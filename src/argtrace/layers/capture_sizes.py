@@ -16,11 +16,13 @@ release whose code was not run, a note says what the release that was run does.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.frameworks.vllm_capture_grid import CaptureGrid
 from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the settings that carry the maximum (the flag, or the key of --compilation-config; 0.33.0 refuses both)
 MAXIMUM = ("max_cudagraph_capture_size", "compilation_config.max_cudagraph_capture_size")

@@ -18,10 +18,10 @@ ordinal the container does not have (host indices copied into a container).
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from argtrace.model import Evidence, Finding, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
 

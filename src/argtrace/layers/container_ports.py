@@ -10,10 +10,10 @@ succeeds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
 from argtrace.model import Evidence, Finding, LayerResult, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
 

@@ -19,10 +19,13 @@ one the analysis assumes would not assert, a note names the releases read that w
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # quantization methods whose layer may take the flashinfer_cutedsl path before the assertion (0.5.5 on)
 _CUTEDSL = ("modelopt_fp4", "modelopt_mixed")

@@ -22,10 +22,10 @@ import fnmatch
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from argtrace.model import Evidence, Finding, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
 

@@ -30,12 +30,13 @@ import functools
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # imported where a test is parsed: a check that parses none never imports ast (issue 18)
     import ast
+    from typing import Any
 
 # each probe's accepted compute-capability majors and the CUDA runtime it also needs
 # (sglang/srt/utils/common.py: _check_cuda_device_version partials; runtime_context._PLATFORM_PROBES)

@@ -23,10 +23,13 @@ from collections.abc import Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from dataclasses import replace
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @lru_cache(maxsize=1)

@@ -28,13 +28,16 @@ import itertools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import Any
 from urllib.parse import urlsplit
 
 from argtrace import safe_json
 from argtrace.frameworks.router_launch import RouterLaunch
 from argtrace.model import Basis, Evidence, Finding, Severity
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost", "0.0.0.0", "::1", ""})
 _SGLANG_SERVER_PORT = 30000  # ServerArgs.port's default

@@ -24,13 +24,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.layers.nodescope import as_int
 from argtrace.model import Finding
 from argtrace.package_data import release_facts as package_release_facts
 from argtrace.package_data import releases_table
 from argtrace.rules import multinode as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass(frozen=True)

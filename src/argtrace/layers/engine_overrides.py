@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import difflib
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from argtrace.frameworks import vllm_engine_overrides as data
 from argtrace.model import Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _release(report: Report) -> str | None:

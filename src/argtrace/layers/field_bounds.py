@@ -11,9 +11,11 @@ said when it ran.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.model import Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _number(value: Any) -> float | None:

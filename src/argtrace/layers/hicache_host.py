@@ -11,9 +11,11 @@ node has is not known here, so this is a note with the total, never a verdict.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.model import Evidence, LayerResult, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # SGLang's defaults of the sizes gpus_needed reads (a setting the launch does not give is its default)
 _DEFAULTS = {"tp_size": 1, "pp_size": 1, "dp_size": 1, "nnodes": 1, "enable_dp_attention": False}

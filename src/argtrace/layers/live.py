@@ -28,11 +28,14 @@ import ssl
 import urllib.parse
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.model import Evidence, Finding, LayerResult, Observation, UsageError
 from argtrace.redact import mask, redact_payload, redact_text, remember, run_redactor, secret_values
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_TIMEOUT = 5.0
 MAX_BODY = 16 * 1024 * 1024

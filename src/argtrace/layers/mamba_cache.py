@@ -18,10 +18,13 @@ plain check does not read. Pure: takes the report, returns findings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import release_facts as package_release_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what each requirement of the prefix-caching branch needs, in a launch's words: (the setting, the value it
 # must not be written with, the flag that writes it, the fix)

@@ -23,9 +23,12 @@ only such models read (the Mamba strategies and sizes, the linear-attention back
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VARIABLE = "SGLANG_MAMBA_CONV_DTYPE"
 _DTYPES = {

@@ -26,10 +26,13 @@ hybrid models read ``--max-mamba-cache-size``; the overlap scheduler is assumed 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import release_facts as package_release_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SKIP = "SGLANG_OPT_MAMBA_SKIP_DECODE_LOCK"
 

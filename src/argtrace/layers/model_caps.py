@@ -35,10 +35,13 @@ import json
 from collections.abc import Mapping
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs
 from argtrace.model import Evidence, Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RELEASE_OPTION = "--framework-version"
 

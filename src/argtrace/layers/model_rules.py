@@ -24,10 +24,13 @@ import json
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs
 from argtrace.model import Evidence, Finding, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # (function of the raise, a literal piece of its message): how each rule finds its site in a release's index
 HEADS_SITE = ("ModelConfig.verify_with_parallel_config", "must be divisible by tensor parallel size")

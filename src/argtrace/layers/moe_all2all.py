@@ -18,10 +18,13 @@ release it does not hold (no wheel read) gives nothing. Pure: takes the report, 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report, as_int
 from argtrace.package_data import release_facts as package_release_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _VARIABLE = "VLLM_ALL2ALL_BACKEND"
 

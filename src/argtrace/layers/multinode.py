@@ -15,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from argtrace.layers.idlenodes import idle_node_findings
 from argtrace.layers.multinode_dp import dp_coverage, dp_rank_findings, join_headless, shared_gpu_findings
@@ -27,6 +26,10 @@ from argtrace.layers.nodestart import shown as _show
 from argtrace.layers.nodestart import value_key as _key
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import multinode as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Settings every node of one launch must share, by framework, named by configuration field. Per-node
 # settings by design (ranks, --headless, --data-parallel-size-local, ports) are not here.

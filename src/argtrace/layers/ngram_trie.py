@@ -12,9 +12,11 @@ register both flags (before 0.5.10.post1) says nothing.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.model import Evidence, LayerResult, Report, Setting
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def ngram_trie(report: Report) -> LayerResult:

@@ -10,12 +10,14 @@ shown under in the matrix. Pure.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.nodescope import as_int
 from argtrace.layers.slurm import GPU_BINDING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.slurm import Allocation, SrunStep
     from argtrace.model import ServerCommand
 

@@ -12,9 +12,11 @@ needs by its parallel sizes (``gpus_needed``), which resolution counts for every
 from __future__ import annotations
 
 from collections.abc import Collection, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.model import ServerCommand
 
 # The vLLM settings a node of data parallel across nodes gives (a node that runs only part of the DP ranks,

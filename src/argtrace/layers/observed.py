@@ -23,10 +23,13 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.layers.observed_process import ObservedProcess, classify_title, detect_observed
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand, Setting, UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["ObservedProcess", "classify_title", "detect_observed"]  # their home is observed_process.py
 

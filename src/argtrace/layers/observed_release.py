@@ -15,13 +15,17 @@ server twice.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.frameworks.release import ReleaseEvidence
 from argtrace.model import ServerCommand, UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from argtrace.layers.live import LiveSnapshot
+else:
+    Protocol = object  # the classes below are only annotations: no typing at run time
 
 
 class _Options(Protocol):

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import replace
-from typing import Any
 
 from argtrace.model import Finding, Report, Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # kind -> (the name setting, its flag, the plugin setting that may register more names)
 SETTINGS = {

@@ -11,12 +11,15 @@ from __future__ import annotations
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from argtrace.frameworks.env_aliases import PrefixAlias, env_renames, prefix_aliases
 from argtrace.frameworks.schema import EnvVarSpec, Schema, schemas_for, version_key
 from argtrace.model import EnvValue, Evidence, Finding, LayerResult, ProcessInfo, ServerCommand
 from argtrace.redact import redact_value
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Caller variables worth showing: the frameworks, CUDA/NCCL/torch, Hugging Face, Python's own.
 READ_PREFIXES = (

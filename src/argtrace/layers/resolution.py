@@ -19,11 +19,14 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.model import Evidence, LayerResult, Observation, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_TIMEOUT = 240.0  # seconds; ARGTRACE_RESOLVE_TIMEOUT overrides it
 

@@ -16,9 +16,14 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Mapping, Sequence
-from typing import Any, Protocol
 
 from argtrace.model import LayerResult, Report, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # the classes below are only annotations: no typing at run time
 
 
 class _Options(Protocol):

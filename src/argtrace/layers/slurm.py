@@ -22,10 +22,15 @@ import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TypeVar
 
 from argtrace.frameworks.detect import SRUN_WITH_VALUE
 from argtrace.layers.nodescope import srun_index
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import TypeVar
+
+    T = TypeVar("T")
 
 # Set by srun per task: known in the batch shell (task 0 on node 0), unknown inside a task's own shell.
 PER_TASK = {
@@ -47,7 +52,6 @@ FROM_THE_CLUSTER = {
     "SLURM_CLUSTER_NAME": "the cluster's name",
 }
 _DIRECTIVE = re.compile(rb"^#SBATCH\s+(.*)$")
-T = TypeVar("T")
 
 
 @dataclass(frozen=True)

@@ -16,10 +16,13 @@ nothing. Pure: takes the report, returns findings.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report, as_int
 from argtrace.package_data import release_facts as package_release_facts
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _KEY = "speculative_config.draft_tensor_parallel_size"
 # the method whose proposer builds its own parallel configuration from the key (vllm/v1/spec_decode/

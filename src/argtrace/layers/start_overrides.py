@@ -31,10 +31,13 @@ import marshal
 import re
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
 from argtrace.package_data import package_file
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what the release says it does instead of what was asked (scripts/gen_sglang_overrides.py keeps a warning
 # only with one of these words)

@@ -34,9 +34,12 @@ import marshal
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
 
 from argtrace.model import Evidence, Finding, LayerResult, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
 
 # the objects SGLang's argument checks read the parsed arguments from
 SGLANG_BASES = frozenset({"self", "cfg", "server_args"})
@@ -237,7 +240,7 @@ def _truth(value: Any) -> bool:
 #   ("cmp", left, ((op, right), ...))  a comparison chain, ``op`` the ast class's name (``Eq``, ``In``)
 #   ("?",)                     anything else (a call, a subscript, ``-x``): unknown when reached
 #   ("!",)                     a text that is no expression: unknown when reached
-Test = tuple[Any, ...]
+Test: TypeAlias = "tuple[Any, ...]"
 
 
 @functools.cache

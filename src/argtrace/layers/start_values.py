@@ -28,11 +28,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace import localfs
 from argtrace.frameworks.model_refs import PATHLIKE
 from argtrace.model import Evidence, Finding, LayerResult, Report, Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the raise RS030 follows, as the message index names it
 TRITON_FP8_SITE = ("vllm/v1/attention/backends/triton_attn.py", "TritonAttentionImpl.__init__")

@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs, safe_json
 from argtrace.model import Evidence, LayerResult, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # vLLM's API server listens on --port (default 8000; vllm/entrypoints/launchers/launcher.py:379 binds it
 # before the engine starts); VLLM_PORT is only the first of its internal ports.

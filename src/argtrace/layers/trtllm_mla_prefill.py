@@ -22,10 +22,13 @@ analysed as the newest bundled one (PR011): the finding then says it rests on th
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from argtrace.model import Evidence, Finding, Report
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _BACKEND = "trtllm_mla"
 

@@ -21,11 +21,13 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.model import Evidence, Report, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.remote.host import Host
 _CONTAINER = re.compile(
     r"(?m)^[^#\n]*\b(?:docker|podman|nerdctl)\s+(?:run|exec|compose)\b|^[^#\n]*\b(?:kubectl\s+(?:run|exec|apply)"

@@ -22,10 +22,11 @@ import os
 import sys
 import types
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens one (issue 18)
     import socket
+    from typing import Any
 # base64 too, by the functions that send or receive bytes over the protocol: a local check, whose host calls
 # these functions in-process (LocalHost), encodes none (issue 18: 2.7 M instructions with struct/binascii)
 # subprocess too, by the functions that start a program: reading a local file (`argtrace log FILE`, whose

@@ -26,11 +26,13 @@ import contextvars
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from argtrace.model import UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.remote.logseam import LogReader
     from argtrace.remote.results import (
         BashCheck,

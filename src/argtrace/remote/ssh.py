@@ -20,10 +20,13 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from argtrace.remote.host import Host, HostError, unwrap
 from argtrace.remote.logseam import LogReader
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The node's login shell runs this; it names no user input. It reads a length line, then that many bytes of
 # program, and executes it; the program then keeps reading requests from the same stdin.

@@ -5,8 +5,7 @@ each). stderr goes through ``boundary.RedactingStream`` (cli.main)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # cli.main imports render.boundary for every command, --help included
     from argtrace.model import Report
 

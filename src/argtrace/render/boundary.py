@@ -15,7 +15,10 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Callable
-from typing import Any, TextIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TextIO
 
 
 # C0 controls but newline, DEL, C1 controls, NBSP, soft hyphen, zero-width and bidi controls, the line and

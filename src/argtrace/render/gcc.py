@@ -7,9 +7,11 @@ at all (a ``-c`` command, a URL) is named ``argtrace``.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.render.places import places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SEVERITY = {"error": "error", "warning": "warning", "info": "note"}
 

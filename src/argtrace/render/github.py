@@ -8,9 +8,11 @@ or start another one.
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.render.places import places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 COMMAND = {"error": "error", "warning": "warning", "info": "notice"}
 

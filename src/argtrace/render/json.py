@@ -8,12 +8,14 @@ from collections.abc import Mapping
 from dataclasses import asdict, is_dataclass
 from enum import Enum
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any
 
 from argtrace import __version__
 from argtrace.model import SCHEMA_VERSION, Finding, Observation, Report, Setting
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # a launch's classes (model_launch.py): a report without a launch never creates them
+    from typing import Any
+
     from argtrace.model import EnvEdit, FixEdit, ServerCommand
 
 

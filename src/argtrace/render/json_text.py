@@ -18,10 +18,11 @@ from __future__ import annotations
 
 import json
 from json.encoder import encode_basestring
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import re
+    from typing import Any
 
 INDENT = "  "
 

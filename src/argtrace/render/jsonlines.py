@@ -8,9 +8,12 @@ no place) and ``fingerprint`` (the same one as SARIF's ``partialFingerprints`` a
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from argtrace.render.places import fingerprints, places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def render_json_lines(data: dict[str, Any]) -> str:

@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ET
-from typing import Any
 
 from argtrace.render.places import fallback_inputs, places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Characters XML 1.0 cannot carry at all (control characters are already written visibly by the
 # boundary; this is the last guard).

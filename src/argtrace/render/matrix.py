@@ -10,7 +10,10 @@ value not known statically (a variable of the cluster, each task's own rank).
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _table(columns: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

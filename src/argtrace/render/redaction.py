@@ -9,9 +9,11 @@ payload fields at any depth, command-line strings), and finally masking every st
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.redact import Redactor, run_redactor
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def report_redactor(data: Any) -> Redactor:

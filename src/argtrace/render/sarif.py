@@ -14,10 +14,13 @@ Suppressed findings (``--show-suppressed``) are results with an ``inSource`` sup
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace import __version__
 from argtrace.render.places import Place, fingerprints, places
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SCHEMA_URI = "https://json.schemastore.org/sarif-2.1.0.json"
 # The project's home and its rule pages (docs/rules/CODE.md, generated from the catalog).

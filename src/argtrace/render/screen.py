@@ -35,11 +35,14 @@ import re
 import shutil
 import unicodedata
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.text import Text
 
 from argtrace.model import LAYERS, SEVERITIES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 NOT_A_TERMINAL_WIDTH = 100
 MIN_WIDTH = 40

@@ -11,7 +11,6 @@ import io
 import json
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from rich.console import Console
 from rich.text import Text
@@ -37,6 +36,10 @@ from argtrace.render.screen import (
     shown_settings,
     written,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 CORE_KEYS = {
     "schema_version",

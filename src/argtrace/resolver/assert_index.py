@@ -31,7 +31,6 @@ import ast
 import hashlib
 import zipfile
 from pathlib import Path
-from typing import Any
 
 from argtrace.resolver.message_index import (
     MIN_LITERAL,
@@ -42,6 +41,10 @@ from argtrace.resolver.message_index import (
     literal_chars,
     wheel_python_files,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_WHEN = 3  # enclosing conditions kept per site: the innermost ones say when the assert runs
 MAX_TEXT = 160  # characters of a condition or message expression kept (a longer one is cut with "...")

@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.resolver.assert_index import normalize
 from argtrace.resolver.assert_store import AssertSite, Found, at_frame, release_span, with_condition
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # "assert COND" quoted in a title or a sentence: the condition runs to a backtick, a quote or the line's end
 _QUOTED = re.compile(r"\bassert\s+(?P<cond>[^`'\"\n]{3,400})")

@@ -23,7 +23,10 @@ import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ASSERT_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "asserts"
 FORMAT = 1

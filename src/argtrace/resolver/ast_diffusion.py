@@ -25,7 +25,10 @@ from __future__ import annotations
 import ast
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SERVE_MODULE = "sglang.multimodal_gen.runtime.entrypoints.cli.serve"
 SERVE_FUNCTION = "add_multimodal_gen_serve_args"

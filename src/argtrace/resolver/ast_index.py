@@ -20,7 +20,10 @@ import hashlib
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 ENV_READ_FUNCS = {
     "getenv",

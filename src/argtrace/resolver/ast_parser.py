@@ -14,7 +14,10 @@ from __future__ import annotations
 import ast
 import json
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _STANDARD = {
     "store",

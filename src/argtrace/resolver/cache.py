@@ -45,9 +45,12 @@ import os
 import re
 from collections.abc import Iterator, Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace.cache_dirs import open_private_dir, read_private, write_private
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 2  # 2: secrets sealed (format 1 kept them in clear)
 # Files beside the model's config.json above this size (weights) are keyed by name, size and mtime, not read.

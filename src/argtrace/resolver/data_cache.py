@@ -26,7 +26,6 @@ import sys
 import zlib
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
 
 from argtrace.cache_dirs import (
     crc_checked,
@@ -37,6 +36,10 @@ from argtrace.cache_dirs import (
     with_crc,
     write_private,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = 1
 # Copies this process read (their file paths), for a warm process to read ahead for the next command

@@ -19,7 +19,10 @@ import json
 import os
 import sys
 import types
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STUBBED: list[str] = []
 # Never faked: the framework itself (a missing submodule of the release is a real error) and the stdlib.

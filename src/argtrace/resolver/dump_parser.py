@@ -24,7 +24,10 @@ import os
 import re
 import sys
 import warnings
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 STANDARD_ACTIONS = {
     "_StoreAction": "store",

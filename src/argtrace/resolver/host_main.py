@@ -40,7 +40,10 @@ import os
 import select
 import sys
 import traceback
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _reply(fd: int, message: dict[str, Any]) -> None:

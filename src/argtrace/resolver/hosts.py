@@ -56,7 +56,10 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 HOST_MAIN = Path(__file__).resolve().parent / "host_main.py"
 LIMIT = 4

@@ -30,11 +30,14 @@ import re
 import zipfile
 from collections.abc import Iterable, Iterator
 from pathlib import Path, PurePosixPath
-from typing import Any
 
 from argtrace.resolver.ast_index import ENV_NAME, ENV_READ_FUNCS, BranchVisitor
 
-Part = str | list[str] | dict[str, Any]  # literal | [placeholder source] | {"o": [parts]}
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, TypeAlias
+
+Part: TypeAlias = "str | list[str] | dict[str, Any]"  # literal | [placeholder source] | {"o": [parts]}
 
 LOG_METHODS = frozenset(
     {"warning", "warn", "error", "critical", "fatal", "exception", "warning_once", "error_once"}

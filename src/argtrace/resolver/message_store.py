@@ -22,9 +22,11 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.resolver.message_lookup import Built, Lookup
 
 MESSAGE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "messages"

@@ -9,7 +9,10 @@ from __future__ import annotations
 import functools
 import re
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 RAISE_DIR = Path(__file__).resolve().parent.parent / "frameworks" / "data" / "raise_sites"
 _WORD = re.compile(r"[A-Za-z0-9_.\-]+")

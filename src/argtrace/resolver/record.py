@@ -24,7 +24,10 @@ import os
 import sys
 import time
 import traceback
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SITE_MARKERS = ("site-packages/", "dist-packages/")
 # the frames of a host's run (host_main.py forks, runpy runs this file as __main__): never the framework's
@@ -239,7 +242,7 @@ def wrap_setattr(cls: type, recorder: Recorder, owner: str | None = None) -> Non
     setattr(cls, "__setattr__", __setattr__)  # noqa: B010
 
 
-class RecordingList(list[Any]):
+class RecordingList(list["Any"]):
     """SGLang's ``_resolved_overrides``: every declaration appended is recorded with its caller."""
 
     recorder: Recorder | None = None

@@ -26,10 +26,13 @@ import tempfile
 import zipfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from argtrace.resolver import ast_index, environments
 from argtrace.resolver.fake_gpu import fake_gpu_env
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 GENERATOR = "scripts/gen_schemas.py"
 FORMAT = 1

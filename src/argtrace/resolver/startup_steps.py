@@ -42,7 +42,10 @@ import os
 import sys
 import time
 import traceback
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # (name, where the real launcher calls it: a module path and the text of the call, found in the installed
 # source at run time so the line is that release's; reason when argtrace never runs the step)

@@ -16,9 +16,12 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace.model import Basis, Evidence, Finding, Layer, Severity
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 LAYER_PREFIX: Mapping[Layer, str] = {
     "transport": "TP",

@@ -15,7 +15,10 @@ import os
 import signal
 import sys
 from collections.abc import Sequence
-from typing import Any, NoReturn
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 # What a child may report (the pipe's buffer: it writes before it exits, and nobody reads until then).
 MAX_REPORT_BYTES = 60_000

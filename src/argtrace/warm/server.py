@@ -28,10 +28,13 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
-from typing import Any, NoReturn
 
 from argtrace.warm import client
 from argtrace.warm.child import MAX_REPORT_BYTES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 DEFAULT_IDLE_SECONDS = 600.0
 # A request arrives whole in microseconds; a peer that connects and stalls must not hold the server.

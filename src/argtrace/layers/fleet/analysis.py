@@ -17,12 +17,15 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.layers.multinode import MODEL, PER_RANK, RENDEZVOUS, NodeStart, multinode_findings
 from argtrace.model import Evidence, Finding
 from argtrace.rules import fleet as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # What names one server's own rendezvous or start, beyond the per-rank settings.
 PER_REPLICA: Mapping[str, tuple[str, ...]] = {

@@ -5,9 +5,12 @@ parser's defaults for what the argv does not give (as ``check`` hands the multi-
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def release_schema(framework: str, version: str | None, image: str | None) -> tuple[Any, str | None]:

@@ -17,10 +17,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.layers.fleet.analysis import Replica, Unanswered
 from argtrace.model import UsageError
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 PAGE = 100
 MAX_PAGES = 20

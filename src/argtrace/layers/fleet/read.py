@@ -4,9 +4,12 @@ the targets that did not answer (never an exception for one target)."""
 from __future__ import annotations
 
 import argparse
-from typing import Any
 
 from argtrace.layers.fleet.analysis import Replica, Unanswered
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def read_fleet(args: argparse.Namespace) -> tuple[list[Replica], list[Unanswered]]:

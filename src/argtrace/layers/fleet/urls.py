@@ -3,9 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.layers.fleet.analysis import Replica, Unanswered
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Keys of SGLang's /server_info that are secrets or the scheduler's per-rank copy, never compared.
 _SKIP = frozenset({"api_key", "admin_api_key", "internal_states"})

@@ -9,9 +9,10 @@ launches, timelines and errors are built in ``analyze``; error signatures live i
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.model import LayerResult
 
 __all__ = ["analyze_log"]

@@ -25,10 +25,13 @@ import os
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.log import lines as shared
 from argtrace.layers.log.lines import Line, Scan
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _WINDOW = 1 << 20  # bytes read (or inflated) at a time: cache-sized, see the module's docstring
 _LONG = 8 << 20  # reader.MAX_CARRY

@@ -13,7 +13,6 @@ lines itself; the start-up steps go to ``timeline.py``, the rest to ``errors.py`
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.log.errors import _CHAINED, _match_errors, _trim_traceback
 from argtrace.layers.log.hang import begun_at_tail, begun_in
@@ -34,6 +33,10 @@ from argtrace.layers.log.stages import (
     vllm_engine_config,
 )
 from argtrace.layers.log.timeline import _timeline
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SGL_ARGS = _lazy(r"server_args=(?=ServerArgs\(|\{)", needles=("server_args=",))
 _VLLM_ARGS = _lazy(r"non-default args: (?=\{)", needles=("non-default args: ",))

@@ -18,12 +18,16 @@ from __future__ import annotations
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from datetime import datetime
-from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.model import LayerResult, Report, ServerCommand, UsageError
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from argtrace.frameworks.release import ReleaseEvidence
+else:
+    Protocol = object  # the classes below are only annotations: no typing at run time
 
 
 class _Options(Protocol):

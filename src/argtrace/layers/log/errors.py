@@ -11,13 +11,16 @@ once per distinct text, counts repeats, and marks the errors that end a launch (
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import Signature, catch_all, match_cut, match_line
 from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _ARGPARSE_ERROR = _lazy(r"^(?P<prog>[\w.\-]+): error: (?P<msg>.*)", needles=(": error: ",))
 _EXCEPTION = _lazy(

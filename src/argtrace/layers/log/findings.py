@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from argtrace.layers.log.errors import exception_of
 from argtrace.layers.log.hang import waiting_in
@@ -33,6 +32,10 @@ from argtrace.layers.log.signatures import UNKNOWN, load_catalog, match_line
 from argtrace.layers.log.stages import FRAME_LINE, frames_stage, runtime_module
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SEVERITY: dict[str, Severity] = {"error": "error", "warning": "warning", "info": "info"}
 _STAGE_TEXT = {

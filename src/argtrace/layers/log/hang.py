@@ -14,9 +14,11 @@ observed is where the log stops; that the launch is stuck there is an assumption
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The steps in the order a launch runs them (both frameworks: workers join the distributed group, load the
 # weights, size the KV cache (vLLM profiles the model there, torch.compile included; SGLang then warms its

@@ -13,13 +13,16 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from argtrace.layers.log.findings import _evidence
 from argtrace.layers.log.launch import SETTING_ALIASES, Dump, Launch, LogAnalysis, as_intended
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.model import Evidence, Finding
 from argtrace.rules import log as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def normalise(value: Any) -> Any:

@@ -12,12 +12,15 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from argtrace.layers.log.pyrepr import ParsedDump
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import Signature
 from argtrace.layers.log.stages import AFTER_ARGS_STAGES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 EVENTS = (
     "args_logged",

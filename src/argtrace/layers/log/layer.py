@@ -13,7 +13,6 @@ import sys
 from collections.abc import Collection, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.log.analyze import build_launches
 from argtrace.layers.log.findings import _launch_findings
@@ -25,6 +24,10 @@ from argtrace.layers.log.sections import _log_section, _observations, jsonable
 from argtrace.model import Finding, LayerResult
 from argtrace.redact import is_secret_name, remember
 from argtrace.rules import log as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _naive(dt: datetime | None) -> datetime | None:

@@ -15,7 +15,10 @@ from collections import deque
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from json.decoder import scanstring  # type: ignore[attr-defined]  # the C scanner, not in typeshed
-from typing import Any, BinaryIO
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, BinaryIO
 
 MAX_LINE = 1 << 20  # longest line text kept for analysis (args dumps are ~20 kB)
 TRACEBACK_LINES = 160  # lines kept after "Traceback (most recent call last):"

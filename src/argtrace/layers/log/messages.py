@@ -18,10 +18,13 @@ import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.resolver.message_store import Site, frameworks, is_library, site_index, sites
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 MIN_SPECIFICITY = 8  # literal alphanumeric characters a match needs
 MIN_PARTIAL = 16  # ... and a partial one ("out of memory" alone says nothing about where)

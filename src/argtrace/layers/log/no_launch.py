@@ -10,7 +10,6 @@ launch that stops without an error, to tell a document that quotes a log between
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.log.lines import _decode
 from argtrace.layers.log.prefix import split_prefix
@@ -24,6 +23,10 @@ from argtrace.layers.log.stages import (
 )
 from argtrace.model import Finding
 from argtrace.rules import log as rules
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:

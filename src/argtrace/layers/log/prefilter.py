@@ -22,13 +22,14 @@ import os
 from collections.abc import Iterator
 from functools import lru_cache
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
 
 from argtrace.layers.log import lines as shared  # the records and anchors the reader also uses (no cycle)
 from argtrace.layers.log.lines import Line, Scan
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from typing import IO
 
 _TB = b"Traceback (most recent call last)"
 _CHUNK = shared.CHUNK  # bytes counted at a time

@@ -23,9 +23,12 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from argtrace.layers.log.lazyre import LazyPattern
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PATH_TYPES = frozenset({"PosixPath", "WindowsPath", "Path", "PurePosixPath", "PureWindowsPath"})
 _CONSTANTS: dict[str, Any] = {"True": True, "False": False, "None": None}

@@ -14,7 +14,6 @@ import os
 import stat
 from collections.abc import Iterator
 from pathlib import Path
-from typing import BinaryIO
 
 from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line, reader.ANCHORS, ...)
     _TEXT_BYTES,
@@ -34,6 +33,10 @@ from argtrace.layers.log.lines import (  # noqa: F401  (re-exported: reader.Line
     following_lines,
     long_line,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import BinaryIO
 
 BLOCK = 256 << 10  # sub-block for the boring-line test
 MAX_CARRY = 8 << 20  # a line longer than this is streamed through lines.LongLine, never held whole

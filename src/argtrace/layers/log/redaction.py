@@ -8,9 +8,11 @@ setting's value and scrubs every secret's text from messages, evidence and secti
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.redact import is_secret_flag, mask, scrub
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _PLACEHOLDERS = frozenset({"[REDACTED]", "***", "<redacted>", ""})
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from datetime import datetime
-from typing import Any
 
 from argtrace.layers.log.hang import waiting_summary
 from argtrace.layers.log.launch import (
@@ -26,6 +25,10 @@ from argtrace.layers.log.launch import (
 )
 from argtrace.layers.log.redaction import _Redactor
 from argtrace.model import Observation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A crash-looping server can leave thousands of launches in one file: the JSON lists the last ones (and any
 # chosen with --launch); ``launch_count`` has the total.

@@ -16,11 +16,13 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.log.stages import frames_stage
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.frameworks.schema import Schema
 
 # Literal characters of the site the text must hold: a generic wrapper ("NCCL error: {error_str}", 9) says

@@ -6,7 +6,6 @@ They read the already-redacted section values and never compute anything about t
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from rich.console import Group
 from rich.markup import escape
@@ -14,6 +13,10 @@ from rich.table import Table
 from rich.text import Text
 
 from argtrace.layers.log.lines import KEEP_LINES
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def render_log_section(section: Mapping[str, Any]) -> Any:

@@ -11,11 +11,14 @@ an event of ``launch.EVENTS`` with its numbers; a line no step explains is an er
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.log.errors import _candidate
 from argtrace.layers.log.launch import Launch
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _GB = r"([\d.]+)\s*(?:GB|GiB)"
 _SGL_WEIGHT_END = _lazy(r"Load weight end\.(?P<rest>.*)", needles=("Load weight end.",))

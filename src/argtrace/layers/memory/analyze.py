@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import replace
 from pathlib import Path
-from typing import Any
 
 from argtrace import localfs
 from argtrace.gpus import GIB, GpuProfile, GpuSelection, count_given, parse_gpu_spec
@@ -28,6 +27,10 @@ from argtrace.layers.memory.online_quant import online_fp8, sglang_load_peak
 from argtrace.layers.memory.sglang_suggest import SAFETY_BYTES, suggest
 from argtrace.layers.memory.weights import WeightEstimate, assumed_quantization, estimate_weights
 from argtrace.model import Evidence, Finding, LayerResult
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 DEFAULT_GPU = "h100"
 STATIC_SOURCE = f"argtrace formulas after sglang {sg.VERSION}"

@@ -13,14 +13,17 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
 
 from argtrace import localfs
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
 
 # Real config.json files are a few kB (a multimodal one with its processor settings, tens of kB).
 MAX_CONFIG_BYTES = 16 * 1024 * 1024
 
-Family = Literal["dense", "moe", "mla", "hybrid_gdn", "nemotron_h"]
+Family: TypeAlias = 'Literal["dense", "moe", "mla", "hybrid_gdn", "nemotron_h"]'
 
 # Architectures whose layout this module knows; anything else is read as a plain decoder (with a warning).
 KNOWN_ARCHITECTURES: dict[str, Family] = {

@@ -15,9 +15,12 @@ target's pools).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.layers.memory.settings import setting
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # configs/model_config.py:291-357 (0.5.10.post1) _config_draft_model: the architectures whose draft is an
 # MTP / NextN module of the target checkpoint, not the whole model.

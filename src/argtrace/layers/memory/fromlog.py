@@ -27,7 +27,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _RANK = re.compile(r"\b(?:DP\d+ )?TP(\d+)\b")
 _BEGIN = re.compile(r"Load weight begin\. avail mem=([\d.]+) GB")

@@ -6,10 +6,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.memory.config import ModelSpec, Quantization
 from argtrace.layers.memory.weights import estimate_weights
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 GIB = 1 << 30
 # SGLang's load formats that build every layer before loading any weight (model_loader/loader.py

@@ -20,12 +20,10 @@ Without it the rule above is applied and the partition says that it rests on the
 from __future__ import annotations
 
 import ast
-import typing
 import zipfile
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.weights import (
@@ -37,6 +35,10 @@ from argtrace.layers.memory.weights import (
     decoder_layer,
     vision_params,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Where each framework keeps get_pp_indices (relative to site-packages / inside the wheel).
 SOURCE_FILE = {"sglang": "sglang/srt/distributed/utils.py", "vllm": "vllm/distributed/utils.py"}
@@ -130,6 +132,8 @@ def _framework_function(
     tree = ast.parse(text)
     node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "get_pp_indices")
     module = ast.Module(body=[node], type_ignores=[])
+    import typing  # the function's own annotations name typing.Optional
+
     environ = _Environ(env)
     namespace: dict[str, object] = {
         "os": environ,

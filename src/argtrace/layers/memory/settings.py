@@ -12,9 +12,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from argtrace import safe_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _bool_flag(parser: argparse.ArgumentParser, *names: str, dest: str) -> None:

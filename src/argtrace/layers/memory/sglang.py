@@ -23,7 +23,6 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from argtrace.gpus import GIB, MIB, GpuProfile
 from argtrace.layers.memory.config import ModelSpec
@@ -31,6 +30,10 @@ from argtrace.layers.memory.draft import draft_is_whole_target
 from argtrace.layers.memory.settings import setting
 from argtrace.layers.memory.state import KvGeometry, MambaGeometry, kv_geometry, mamba_geometry
 from argtrace.layers.memory.weights import WeightEstimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VERSION = "0.5.10.post1"
 

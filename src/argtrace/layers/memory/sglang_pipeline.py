@@ -14,13 +14,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.memory import pipeline as pl
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.weights import WeightEstimate
 from argtrace.model import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

@@ -13,12 +13,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from argtrace.gpus import GIB, GpuProfile
 from argtrace.layers.memory import sglang as sg
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.weights import WeightEstimate
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 SAFETY_BYTES = int(0.25 * GIB)
 

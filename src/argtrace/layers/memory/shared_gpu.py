@@ -26,10 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.frameworks.schema import is_version, version_key
 from argtrace.model import Evidence, Finding, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # The first release whose worker refuses to start below its requested memory (request_memory), and the V1
 # releases before it that charge the other processes' memory to the KV budget (both read from the wheels).

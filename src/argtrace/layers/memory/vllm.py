@@ -30,7 +30,6 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.gpus import GIB, GpuProfile
@@ -47,6 +46,10 @@ from argtrace.layers.memory.state import (
     mamba_geometry,
 )
 from argtrace.layers.memory.weights import WeightEstimate, decoder_layers_bytes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 VERSION = "0.33.0"
 DEFAULT_BLOCK_SIZE = 16  # config/cache.py CacheConfig.DEFAULT_BLOCK_SIZE

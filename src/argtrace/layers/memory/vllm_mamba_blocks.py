@@ -24,15 +24,18 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Literal
 
 from argtrace import safe_json
 from argtrace.layers.memory.settings import setting
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Literal, TypeAlias
+
 FIRST_RAISING = (0, 20, 2)  # first bundled release whose compilation.py raises (raise-site index)
 LAST_CAPPING = (0, 19, 1)  # last bundled release without the raise
 
-Outcome = Literal["raises", "caps", "unknown", "no_full_graphs", "fits"]
+Outcome: TypeAlias = 'Literal["raises", "caps", "unknown", "no_full_graphs", "fits"]'
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from pathlib import Path
-from typing import Any
 
 from argtrace.layers.memory import pipeline as pl
 from argtrace.layers.memory.config import ModelSpec
 from argtrace.layers.memory.weights import WeightEstimate, estimate_weights
 from argtrace.model import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def plan_stages(

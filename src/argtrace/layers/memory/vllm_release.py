@@ -68,10 +68,10 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from argtrace.layers.memory.config import ModelSpec
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:  # vllm.py imports this module; the type only is needed here
     from argtrace.layers.memory.vllm import Resolved
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import replace
-from typing import Any
 
 from argtrace.gpus import GIB, GpuProfile
 from argtrace.layers.memory.config import ModelSpec
@@ -32,6 +31,10 @@ from argtrace.layers.memory.weights import (
     vllm_mxfp4_padding_bytes,
 )
 from argtrace.model import Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KV_BYTES_FLAG = "--kv-cache-memory-bytes"
 

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.frameworks.argv import PreparedArgv
 from argtrace.frameworks.schema import Schema
@@ -37,6 +36,10 @@ from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.values import UNKNOWN, Invalid, _jsonable
 from argtrace.model import LayerResult, ServerCommand
 from argtrace.redact import redact_argv, redact_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [
     "UNKNOWN",

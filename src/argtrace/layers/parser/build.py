@@ -9,7 +9,6 @@ import functools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.frameworks.actions import registered_options
 from argtrace.frameworks.schema import OptionSpec, Schema
@@ -21,6 +20,10 @@ from argtrace.layers.parser.values import (
     _python_converter,
     _ReprDefault,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _negatives(spec: OptionSpec, strings: Sequence[str] | None = None) -> frozenset[str]:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Sequence
-from typing import Any
 
 from argtrace.frameworks.argv import ArgToken, PreparedArgv
 from argtrace.frameworks.schema import Schema
@@ -15,6 +14,10 @@ from argtrace.layers.parser.parse import ParseOutcome
 from argtrace.layers.parser.releases import Releases
 from argtrace.model import Evidence, LayerResult, ServerCommand, Word
 from argtrace.redact import is_secret_flag, mask, redact_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _word(server: ServerCommand, tok: ArgToken | None) -> Word | None:

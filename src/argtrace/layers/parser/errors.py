@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from argtrace.frameworks.schema import VALUELESS_ACTIONS, OptionSpec
 from argtrace.layers.parser.context import (
@@ -17,6 +16,10 @@ from argtrace.layers.parser.context import (
 from argtrace.layers.parser.releases import _dest_guess
 from argtrace.model import Evidence, VanishedWord
 from argtrace.redact import is_secret_flag, mask, redact_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 # -- argparse hard errors

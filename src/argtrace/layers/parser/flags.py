@@ -6,7 +6,6 @@ choices, and flags given more than once.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.context import (
@@ -31,6 +30,10 @@ from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import intended
 from argtrace.model import Evidence
 from argtrace.redact import is_secret_flag, redact_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def flag_findings(ctx: ParseContext, events: list[Event]) -> None:

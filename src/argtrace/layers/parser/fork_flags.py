@@ -12,8 +12,8 @@ from each release's code), not a table of vendors; the finding rests on the laun
 from __future__ import annotations
 
 import difflib
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.frameworks.schema import Schema
     from argtrace.model import ServerCommand

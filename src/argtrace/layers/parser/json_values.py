@@ -9,7 +9,6 @@ import argparse
 import json
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
@@ -19,6 +18,10 @@ from argtrace.layers.parser.context import (
     _show,
 )
 from argtrace.layers.parser.recording import Event
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _json_valued(spec: OptionSpec, schema: Schema) -> bool:

@@ -6,7 +6,6 @@ underscores, a near spelling); each unknown flag still becomes a setting that ne
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.schema import version_key
 from argtrace.layers.parser.build import _negatives
@@ -20,10 +19,13 @@ from argtrace.layers.parser.context import (
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
 from argtrace.model import Evidence, Observation, Word
-
-if TYPE_CHECKING:
-    from argtrace.frameworks.entrypoints import EntryPoint
 from argtrace.redact import mask
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+    from argtrace.frameworks.entrypoints import EntryPoint
 
 
 # -- leftovers: unrecognized words

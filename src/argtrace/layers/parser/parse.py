@@ -9,13 +9,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.frameworks.argv import UNKNOWN_PREFIX, ArgToken, PreparedArgv
 from argtrace.frameworks.schema import Schema
 from argtrace.layers.parser.build import build_parser
 from argtrace.layers.parser.recording import Event, _ParseError, _ParseExit, _Parser, _plain, _Tok
 from argtrace.redact import redact_argv
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 @dataclass

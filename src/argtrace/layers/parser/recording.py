@@ -10,11 +10,14 @@ import argparse
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.frameworks.schema import OptionSpec
 from argtrace.layers.parser.values import UNKNOWN, Invalid
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Tok(str):

@@ -9,12 +9,14 @@ import functools
 import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
 
 from argtrace import safe_json
 from argtrace.frameworks.schema import OptionSpec, Schema, schemas_for, version_key
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.model import Setting
 
 

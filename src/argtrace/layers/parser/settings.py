@@ -6,7 +6,6 @@ one setting per key of a JSON value.
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.layers.parser.context import (
@@ -17,6 +16,10 @@ from argtrace.layers.parser.json_values import _flatten, _is_config_json, _json_
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.values import _contains_unknown, _jsonable
 from argtrace.model import Observation
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def record_setting(ctx: ParseContext, dest: str, events: list[Event]) -> None:

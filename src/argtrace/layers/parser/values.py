@@ -11,11 +11,14 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace import safe_json
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.frameworks.schema import OptionSpec, Schema
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Unknown:

@@ -7,7 +7,6 @@ import gc
 import re
 import sys
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, ParamSpec, TypeVar
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.layers.shell import hazards as H
@@ -30,10 +29,14 @@ from argtrace.layers.shell.syntax import parse_tree, start_bash_syntax_check
 from argtrace.model import EnvValue, Evidence, Finding, Origin, ServerCommand, VanishedWord, Word
 from argtrace.rules import shell as R
 
-SHELLCHECK_MAX = 32 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, ParamSpec, TypeVar
 
-P = ParamSpec("P")
-T = TypeVar("T")
+    P = ParamSpec("P")
+    T = TypeVar("T")
+
+SHELLCHECK_MAX = 32 * 1024  # shellcheck.MAX_BYTES: about a second of shellcheck (issue 18)
 
 
 def _without_cyclic_gc(fn: Callable[P, T]) -> Callable[P, T]:

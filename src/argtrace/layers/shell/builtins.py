@@ -11,7 +11,6 @@ import os
 import posixpath
 import re
 from dataclasses import replace
-from typing import Any
 
 from argtrace.frameworks.detect import _ASSIGN
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
@@ -38,6 +37,10 @@ from argtrace.layers.shell.core import (
 from argtrace.layers.shell.inputs import Inputs
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the names of a shell's own stdin that `source` reads as a file
 _STDIN_FILES = frozenset({"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"})

@@ -12,8 +12,8 @@ pass the head node to ``srun bash -c '...'``. ``srun --export`` keeps only some 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.layers.slurm import Export
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Callable, Mapping
-from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
 from argtrace.layers.shell import fastpaths as F
@@ -39,7 +38,10 @@ from argtrace.layers.shell.stdin_text import command_stdin, filter_output, hered
 from argtrace.layers.shell.wrapenv import expand_env_s
 from argtrace.model_launch import CommandIO
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.slurm import Export
 
 

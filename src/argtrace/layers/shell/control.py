@@ -10,7 +10,6 @@ import functools
 import operator
 import re
 from collections.abc import Callable, Iterable
-from typing import Any
 
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
@@ -31,6 +30,10 @@ from argtrace.layers.shell.expand import Expander
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, glob_fullmatch
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the pipeline producers whose output the script itself can give (``Commands.external``, ``builtins``)
 _PIPE_PRODUCERS = frozenset({"cat", "echo", "printf", "envsubst", "seq", "basename", "dirname"}) | (

@@ -19,7 +19,6 @@ import sys
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
-from typing import Any, Generic, TypeVar
 
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
@@ -27,7 +26,14 @@ from argtrace.layers.shell.state import Var, new_var
 from argtrace.layers.shell.stdin_streams import StdinStream
 from argtrace.model_launch import CommandIO, FromUnset
 
-_T = TypeVar("_T")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any, Generic, TypeVar
+
+    _T = TypeVar("_T")
+else:
+    Generic, _T = {None: object}, None  # `Generic[_T]` below is `object` at run time: no typing
+
 
 # Evaluation steps (a command or compound command, a command substitution) for the whole script, sourced
 # files and evals included: MAX_STEPS plus one per STEP_BYTES bytes of the script, so that a long script

@@ -10,7 +10,6 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
@@ -44,6 +43,10 @@ from argtrace.layers.shell.patterns import (
     brace_expand,
     from_str_regex,
 )
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a word whose expansion may assign a variable (`${x:=v}`, `${x=v}`, `$((i = 1))`, `$((i++))`); also matches
 # harmless words (`--port=1`), which are then evaluated by _capture instead, with the same result

@@ -8,12 +8,15 @@ compare the two on the evaluator's whole state).
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import literal_value
 from argtrace.layers.shell.core import ExpWord, PredictedCommand, Vanished, to_str
 from argtrace.layers.shell.servers import ServerRecords
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a simple command of assignments whose values are plain (core._PLAIN, and no operator or comment), alone or
 # after `export` (group 1): `A=b`, `export A=b C=`; blanks may end it (tree-sitter leaves them out)

@@ -8,7 +8,10 @@ import functools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # character -> (name, ASCII replacement)
 LOOKALIKES: dict[str, tuple[str, str]] = {

@@ -15,9 +15,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from argtrace.layers.shell import lexer as L
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # `<<` or `<<-` (not `<<<`) followed by a delimiter word: a candidate here-document operator
 _HEREDOC_OP = re.compile(r"(?<!<)<<-?(?!<)[ \t]*[^\s;&|<>()]")

@@ -13,11 +13,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import _BREAK, HOLE, Event, ExpWord, FoundServer, _Chunk, to_str
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell.result import ShellResult
 
 PREFIX = "__argtrace_hole_"

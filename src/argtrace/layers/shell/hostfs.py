@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import os
 import weakref
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.remote.host import FileStat, Host
 

@@ -11,7 +11,6 @@ class, which is built on ``Commands``.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell.commands import Commands
@@ -19,6 +18,10 @@ from argtrace.layers.shell.core import ExpWord, to_str
 from argtrace.layers.shell.getopts import getopts_step, restart_index
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import here_text
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class Inputs(Commands):

@@ -8,11 +8,13 @@ that ``sbatch --wrap=STRING`` amounts to.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import HOLE, ExpWord
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.slurm import Export
 
 

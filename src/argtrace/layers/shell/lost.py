@@ -12,10 +12,13 @@ its subcommand belongs (``frameworks/detect.py``'s ``console_without_subcommand`
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from argtrace.layers.shell import evaluate as E
 from argtrace.model import Evidence, Finding, Layer
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def assignment_as_program_findings(ev: E.ShellEvaluator) -> list[tuple[Finding, bool]]:

@@ -10,12 +10,15 @@ import posixpath
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from argtrace.layers.shell.arith import ArithError, literal_value
 from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
 from argtrace.layers.shell.core import Core, _Break, _Continue, _Exit, _Return, to_str
 from argtrace.layers.shell.state import _VAR_DEFAULTS, Snapshot, Var, new_var
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # attributes that set_var's callers pass and that name none of the fields it sets itself
 _FLAG_ATTRS = frozenset({"exported", "readonly", "integer", "assoc"})

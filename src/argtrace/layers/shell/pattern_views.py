@@ -21,9 +21,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import Any
 
 from argtrace.layers.shell import lexer as L
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _OPERATORS = frozenset("@?*+!")
 _CASE = re.compile(r"(?<![\w$/.-])case[ \t]+")

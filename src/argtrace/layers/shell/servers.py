@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
@@ -21,7 +20,10 @@ from argtrace.layers.shell.core import MAX_LOOP_SERVERS, ExpWord, FoundServer, V
 from argtrace.layers.shell.wrapenv import systemd_run_substitution, wrapper_env
 from argtrace.model_launch import FromUnset
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.slurm import Export
 
 # A parameter a word or an assignment reads: `$1`, `${10}`, `"$@"`, `${#}`, `$NAME`, `${NAME:-x}`, `${#NAME}`

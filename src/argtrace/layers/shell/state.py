@@ -8,7 +8,10 @@ says why.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 UNKNOWN_ARRAY: dict[Any, str | None] = {}
 

@@ -7,10 +7,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.core import from_str, to_str
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def heredoc_text(evaluator: Any, redir: L.RedirTok) -> str | None:

@@ -8,19 +8,31 @@ import re
 import time
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any, BinaryIO
 
 from argtrace.localfs import which
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     import subprocess
+    from typing import Any, BinaryIO
 
 
 @lru_cache(maxsize=1)
 def _parser() -> Any:
-    import tree_sitter
-
+    tree_sitter = _tree_sitter()
     return tree_sitter.Parser(tree_sitter.Language(_bash_grammar()))
+
+
+def _tree_sitter() -> Any:
+    """py-tree-sitter's classes (``Parser``, ``Language``, ``Range``, ``Point``): its compiled ``_binding``.
+    The package's ``__init__`` adds a ``typing.Protocol`` class argtrace never uses, and with it imports
+    ``typing`` (which no module of a plain check imports otherwise: tests/test_startup_typing.py)."""
+    binding = _binding("tree_sitter")
+    if binding is None:
+        import tree_sitter
+
+        return tree_sitter
+    return binding
 
 
 def _bash_grammar() -> Any:
@@ -28,17 +40,28 @@ def _bash_grammar() -> Any:
 
     The package's ``__init__`` imports ``importlib.resources`` (with ``tempfile``, ``random`` and more:
     about 3 ms at every start-up, issue 18) for a query file argtrace never reads, so the compiled
-    ``_binding`` module is loaded from the package's directory without running it. Anything unexpected
-    (another layout of the package) falls back to the package's own import."""
+    ``_binding`` module is loaded from the package's directory without running it."""
+    binding = _binding("tree_sitter_bash")
+    if binding is None:
+        import tree_sitter_bash
+
+        return tree_sitter_bash.language()
+    return binding.language()
+
+
+def _binding(package_name: str) -> Any:
+    """``PACKAGE._binding``, the package's compiled module, loaded from the package's directory without
+    running the package's ``__init__``; None for anything unexpected (another layout of the package), where
+    the caller falls back to the package's own import."""
     import importlib.machinery
     import importlib.util
     import sys
 
-    name = "tree_sitter_bash._binding"
+    name = f"{package_name}._binding"
     binding = sys.modules.get(name)
     if binding is None:
         try:
-            package = importlib.util.find_spec("tree_sitter_bash")
+            package = importlib.util.find_spec(package_name)
             places = package.submodule_search_locations if package is not None else None
             spec = importlib.machinery.PathFinder.find_spec(name, list(places or ()))
             if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
@@ -47,10 +70,8 @@ def _bash_grammar() -> Any:
             spec.loader.exec_module(binding)
             sys.modules[name] = binding
         except (ImportError, AttributeError, ValueError):
-            import tree_sitter_bash
-
-            return tree_sitter_bash.language()
-    return binding.language()
+            return None
+    return binding
 
 
 # tree-sitter-bash's error recovery re-reads an erroneous statement from its start for each token it adds:
@@ -478,8 +499,7 @@ def parse_range(text: str, start: int, end: int) -> Any:
     """Parse only ``text[start:end]`` (latin-1, placeholders substituted) with offsets of the whole text.
 
     Used where tree-sitter's first reading of a region disagrees with bash (a span that bash ends earlier)."""
-    import tree_sitter
-
+    tree_sitter = _tree_sitter()
     data = _range_data(text)
     srow = text.count("\n", 0, start)
     scol = start - (text.rfind("\n", 0, start) + 1)

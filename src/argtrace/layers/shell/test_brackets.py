@@ -13,7 +13,10 @@ text by offset (``Commands._run_simple``), so it still runs ``[`` there, the ``t
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # what may stand before a command word: the start of a line, a blank, or an operator that ends a command
 _BEFORE_COMMAND = frozenset(" \t\n;&|(){!")

@@ -37,12 +37,14 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
 
 from argtrace.frameworks.detect import _SUDO_LONG_WITH_VALUE, _SUDO_SHORT_WITH_VALUE
 from argtrace.package_data import bundled_json
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.frameworks.detect import Detection
 
 # name -> (value or None, at, expansion, reason): the shape of the shell layer's server environment

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Sequence
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def written_key(path: str, cwd: str | None) -> str:

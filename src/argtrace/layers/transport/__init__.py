@@ -42,13 +42,15 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
 from argtrace.layers.transport.interpreters import _check_node_interpreters
 from argtrace.layers.transport.words import _SHELLS, _basename, _locate, _Located, _show, _split_at
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource, ShellResult
     from argtrace.layers.shell.holes import Holed
     from argtrace.layers.transport.containers import (

@@ -13,7 +13,6 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import Any
 
 from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.containers import (
@@ -45,6 +44,10 @@ from argtrace.layers.transport.words import (
 )
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence, Origin, VanishedWord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # an unquoted reference that is a whole word of a string-form command (``serve ${MODEL} --port 8000``)
 _WHOLE_WORD_REF = re.compile(r"(?:^|(?<=\s))\$(?:\{([A-Za-z_]\w*)\}|([A-Za-z_]\w*))(?=\s|$)")

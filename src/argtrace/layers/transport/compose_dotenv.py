@@ -31,7 +31,6 @@ import posixpath
 import re
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
 
 from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.context import TransportResult
@@ -45,6 +44,10 @@ from argtrace.layers.transport.envfiles import (
 )
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Evidence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # compose-go template/template.go (delimiter, substitutionNamed, substitutionBraced, patternString), with
 # Go's leftmost-first alternation, which Python's re shares

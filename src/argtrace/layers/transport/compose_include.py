@@ -15,10 +15,13 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Mapping
-from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # an included path that names a compose file (`compose-vllm.yml`, `docker-compose.gpu.yaml`, `x/compose.yaml`)
 _COMPOSE_PATH = re.compile(

@@ -17,9 +17,12 @@ and a missing env file is an error as before.
 from __future__ import annotations
 
 import posixpath
-from typing import Any
 
 from argtrace.layers.transport.yamlnodes import _get, _items, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # compose-go's default file names (cli/options.go DefaultFileNames), in its order
 COMPOSE_NAMES = ("compose.yaml", "compose.yml", "docker-compose.yaml", "docker-compose.yml")

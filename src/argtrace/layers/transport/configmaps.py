@@ -22,9 +22,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SHELL_REF = re.compile(r"\$\{?([A-Za-z_][A-Za-z0-9_]*)")
 

@@ -15,7 +15,6 @@ import re
 import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult, _Context
@@ -30,7 +29,10 @@ from argtrace.layers.transport.shells import _shell_c
 from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
 from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, VanishedWord, Word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
     from argtrace.layers.shell.holes import Holed
     from argtrace.layers.transport.wrapped import Wrapped

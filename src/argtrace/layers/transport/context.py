@@ -13,12 +13,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.model import Finding, LayerResult, Observation, ServerCommand
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from argtrace.layers.shell import ScriptSource, ShellResult
+else:
+    Protocol = object  # the classes below are only annotations: no typing at run time
 
 
 def opening_line(data: bytes, comments: str = "#;") -> tuple[str, str] | None:

@@ -16,14 +16,16 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.words import _show, _show_argv, split_like_shlex
 from argtrace.model import Evidence
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell.holes import Holed
 
 _DOCKER_BOOL = {

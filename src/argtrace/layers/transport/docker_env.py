@@ -11,7 +11,6 @@ the files they name; containers.py hands the result to the container's process.
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.docker_cli import DockerRun
@@ -19,7 +18,10 @@ from argtrace.layers.transport.envfiles import _ABSENT, EnvFile, parse_docker_en
 from argtrace.layers.transport.words import _show
 from argtrace.model import Evidence, Origin
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
     from argtrace.layers.transport.wrapped import Wrapped
 

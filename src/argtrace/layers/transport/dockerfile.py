@@ -33,12 +33,15 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from argtrace.layers.transport import dockerfile_syntax as D
 from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _DEFAULT_SHELL = ("/bin/sh", "-c")
 _FIRST = re.compile(r"(?im)^[ \t]*(FROM|ARG)[ \t]+\S")

@@ -15,7 +15,6 @@ The container argv and environment then go to :mod:`.containers` like a compose 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
 
 from argtrace.layers.transport.containers import (
     _container_servers,
@@ -29,6 +28,10 @@ from argtrace.layers.transport.containers import (
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Finding, Origin
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def container_definitions(root: Any) -> list[Any]:

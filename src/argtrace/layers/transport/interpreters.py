@@ -8,10 +8,13 @@ framework installed (a conda/venv environment activated in ``~/.bashrc`` is not 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Evidence, ServerCommand
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _check_node_interpreters(servers: Sequence[ServerCommand], result: TransportResult) -> None:

@@ -31,9 +31,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.layers.transport.yamlnodes import _get, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 GPU_RESOURCES = ("nvidia.com/gpu", "amd.com/gpu")
 

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import asdict, replace
-from typing import Any
 
 from argtrace.layers.transport.containers import (
     _container_servers,
@@ -43,6 +42,10 @@ from argtrace.layers.transport.words import (
 from argtrace.layers.transport.yamlnodes import _get, _line, _scalar, _seq
 from argtrace.model import Evidence, Finding, Origin, ServerCommand, Word
 from argtrace.model_launch import AssumedEntrypoint
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A `${NAME}` in a container's `image` is no image reference Kubernetes can pull: the file is a template that
 # `envsubst` (or the like) fills before `kubectl apply` sees it, so a `${NAME}` of its exec-form `args` is one

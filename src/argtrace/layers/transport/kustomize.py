@@ -38,9 +38,12 @@ import posixpath
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace.layers.transport.yamlnodes import _get, _items, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # A kustomization's own file names (kustomize's konfig.RecognizedKustomizationFileNames).
 KUSTOMIZATION_NAMES = ("kustomization.yaml", "kustomization.yml", "Kustomization")

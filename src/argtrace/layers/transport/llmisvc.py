@@ -33,10 +33,13 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
 
 from argtrace.layers.transport.yamlnodes import _get, _scalar
 from argtrace.model import Assumption, Evidence, Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 KSERVE_RELEASE = "v0.20.0"
 # config-llm-template.yaml at v0.20.0: the preset container's image

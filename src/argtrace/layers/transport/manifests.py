@@ -11,10 +11,10 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Callable, Mapping, Sequence
-from typing import TYPE_CHECKING
 
 from argtrace.layers.transport.context import TransportResult, _scrubbed
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
     from argtrace.layers.transport.skypilot import FollowScript

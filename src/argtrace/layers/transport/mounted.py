@@ -21,12 +21,15 @@ from __future__ import annotations
 
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
 
 from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.envfiles import compose_interpolate
 from argtrace.layers.transport.words import _SHELLS, _basename
 from argtrace.layers.transport.yamlnodes import _get, _scalar, _seq
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # a launch script, not a data file: larger ones are not read
 _MAX_SCRIPT_BYTES = 256 * 1024

@@ -34,11 +34,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 from argtrace.layers.transport.dynamo_operator import runs_module as runs_module
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Placement
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Read once per ordinal up to this many replicas; a bigger StatefulSet is read once, its ordinals unknown.
 MAX_ORDINALS = 64

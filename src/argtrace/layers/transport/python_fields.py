@@ -17,7 +17,10 @@ import functools
 import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _CLASS_NAME = {"Engine": "ServerArgs", "Runtime": "ServerArgs", "LLM": "EngineArgs"}
 

@@ -47,13 +47,15 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.python_source import PythonCode, python_code
 from argtrace.layers.transport.python_values import Unknown, Values
 from argtrace.model import Evidence, Finding
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.transport.python_fields import KeywordWords
 
 _SUBPROCESS = {"Popen", "run", "call", "check_call", "check_output"}

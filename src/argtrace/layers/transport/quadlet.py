@@ -30,14 +30,16 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport import systemd_syntax as S
 from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _show
 from argtrace.model import Evidence, Origin, VanishedWord, Word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
 
 

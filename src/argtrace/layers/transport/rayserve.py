@@ -35,13 +35,16 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _load_yaml_nodes, _scalar, _seq
 from argtrace.localfs import read_regular
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # An llm_config file is a page of YAML; the limit only keeps a huge or endless file from filling memory.
 MAX_LLM_CONFIG_BYTES = 16 * 1024 * 1024

@@ -7,9 +7,12 @@ and each upload is drawn for people; it reads the finished section and never com
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.layers.transport.words import _show_argv
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def render_transport_section(section: Mapping[str, Any]) -> Any:

@@ -24,11 +24,14 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.model import Evidence
 from argtrace.package_data import bundled_json
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _LABELS = {"vllm": "vLLM", "sglang": "SGLang"}
 

@@ -24,11 +24,14 @@ This module owns two things the plain pod-spec reading (``pods.py``) cannot do a
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from argtrace.layers.transport.pods import PodSpec, container_gpus, runs_module
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.model import Finding, Placement
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _STR, _SEQ, _MAP = "tag:yaml.org,2002:str", "tag:yaml.org,2002:seq", "tag:yaml.org,2002:map"
 _RUNTIMES = ("ServingRuntime", "ClusterServingRuntime")

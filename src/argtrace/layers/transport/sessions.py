@@ -8,13 +8,13 @@ tmux *server*, so variables exported by the script do not reach it when a server
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from argtrace.layers.transport.containers import _container_servers
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.words import _show_argv, _split_at
 from argtrace.model import Evidence
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
 

@@ -22,15 +22,19 @@ import math
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any, Protocol
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 from argtrace.package_data import package_file
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     from argtrace.layers.shell import ScriptSource, ShellResult
     from argtrace.model import Finding, ServerCommand
+else:
+    Protocol = object  # the classes below are only annotations: no typing at run time
 
 
 class FollowScript(Protocol):

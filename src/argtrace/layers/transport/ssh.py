@@ -13,7 +13,6 @@ import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.shell.core import HOLE
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
@@ -33,7 +32,10 @@ from argtrace.layers.transport.words import (
 )
 from argtrace.model import Assumption, Evidence
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
 
 

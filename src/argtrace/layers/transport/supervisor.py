@@ -31,11 +31,11 @@ import re
 import shlex
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
 
 from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.model import Origin, Word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.layers.shell import ScriptSource
 

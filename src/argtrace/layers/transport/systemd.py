@@ -18,14 +18,16 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport import systemd_syntax as S
 from argtrace.layers.transport.context import TransportResult, opening_line
 from argtrace.layers.transport.words import _SHELLS, _basename
 from argtrace.model import Finding, Origin, VanishedWord, Word
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
 
 # systemd.exec(5), "$PATH": the system manager's fixed value on a merged-/usr system (unmerged ones append

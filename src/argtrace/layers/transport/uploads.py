@@ -13,7 +13,6 @@ import os
 import posixpath
 import re
 from collections.abc import Mapping, Sequence
-from typing import Any
 
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env
@@ -31,6 +30,10 @@ from argtrace.layers.transport.words import (
     split_like_shlex,
 )
 from argtrace.model import Evidence
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SCP_OPTS_WITH_VALUE = set("cDFiJlOoPSX")
 

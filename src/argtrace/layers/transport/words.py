@@ -13,9 +13,12 @@ import re
 import shlex
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from argtrace.model import Evidence, Finding
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 _SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
 

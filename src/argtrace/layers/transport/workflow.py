@@ -26,12 +26,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
 
 from argtrace.layers.transport.context import TransportResult
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _scalar, _seq
 
+TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from typing import Any
+
     from argtrace.layers.shell import ScriptSource
     from argtrace.layers.transport.skypilot import FollowScript
 

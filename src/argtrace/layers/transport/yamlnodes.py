@@ -13,7 +13,10 @@ from __future__ import annotations
 import functools
 import re
 from dataclasses import dataclass, field
-from typing import Any
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # Deeper than any real manifest (a CronJob's env entry sits at about 12 levels), and well inside what
 # PyYAML survives: its composer recurses (3 Python frames per level: RecursionError near 330 levels), and
