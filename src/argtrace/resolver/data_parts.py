@@ -67,6 +67,14 @@ def cached_parts(
         os.close(dir_fd)
 
 
+class Each(list[Any]):
+    """A list whose items a build wants kept as parts of their own: read back as :class:`Items`, a sequence
+    that reads each item when first asked for (a check reads a few of a release's ~150 sites)."""
+
+
+_Stored = tuple[Mapping[str, int], Mapping[str, int], memoryview, memoryview]
+
+
 class Parts(Mapping[str, Any]):
     """Part name -> its value, unmarshalled (after its CRC-32 is checked) when first read; from a build's
     dict directly when nothing was kept."""
@@ -74,7 +82,7 @@ class Parts(Mapping[str, Any]):
     def __init__(
         self,
         built: dict[str, Any] | None,
-        stored: tuple[Mapping[str, int], memoryview, memoryview] | None = None,
+        stored: _Stored | None = None,
         rebuild: Callable[[], dict[str, Any]] | None = None,
     ) -> None:
         self._built = built
@@ -89,21 +97,33 @@ class Parts(Mapping[str, Any]):
             return self._values[name]
         except KeyError:
             pass
+        assert self._stored is not None
+        names, runs, _, _ = self._stored
+        position = names[name]  # KeyError: no such part
+        run = runs.get(name)
+        value = Items(self, name, position, run) if run is not None else self.part(position, name, None)
+        self._values[name] = value
+        return value
+
+    def part(self, position: int, name: str, item: int | None) -> Any:
+        """The part at ``position`` (``name``, or its ``item``-th item), checked and unmarshalled."""
+        if self._built is not None:
+            return self._built[name] if item is None else self._built[name][item]
         assert self._stored is not None and self._rebuild is not None
-        names, spans, body = self._stored
-        at = names[name] * _SPAN  # KeyError: no such part
-        offset, length, crc = spans[at], spans[at + 1], spans[at + 2]
-        piece = body[offset : offset + length]
+        _, _, spans, body = self._stored
+        at = position * _SPAN
         value: Any = _DAMAGED
-        if zlib.crc32(piece) == crc:
-            try:
-                value = data_cache._loads(piece)
-            except (EOFError, ValueError, TypeError, MemoryError):
-                pass  # does not unmarshal: built again below
+        if 0 <= at and at + _SPAN <= len(spans):
+            offset, length, crc = spans[at], spans[at + 1], spans[at + 2]
+            piece = body[offset : offset + length]
+            if len(piece) == length and zlib.crc32(piece) == crc:
+                try:
+                    value = data_cache._loads(piece)
+                except (EOFError, ValueError, TypeError, MemoryError):
+                    pass  # does not unmarshal: built again below
         if value is _DAMAGED:
             self._built = self._rebuild()  # a damaged part: every later read comes from the build
-            return self._built[name]
-        self._values[name] = value
+            return self.part(position, name, item)
         return value
 
     def __contains__(self, name: object) -> bool:
@@ -122,12 +142,36 @@ class Parts(Mapping[str, Any]):
         return len(self._stored[0]) if self._stored is not None else 0
 
 
+class Items(Sequence[Any]):
+    """The items of an :class:`Each` kept in parts, each read when first asked for."""
+
+    def __init__(self, parts: Parts, name: str, first: int, count: int) -> None:
+        self._parts = parts
+        self._name = name
+        self._first = first
+        self._count = count
+        self._values: dict[int, Any] = {}
+
+    def __getitem__(self, item: int) -> Any:  # type: ignore[override]
+        if not 0 <= item < self._count:
+            raise IndexError(item)
+        try:
+            return self._values[item]
+        except KeyError:
+            value = self._values[item] = self._parts.part(self._first + item, self._name, item)
+            return value
+
+    def __len__(self) -> int:
+        return self._count
+
+
 _DAMAGED = object()
 
 
-def _opened(raw: bytes | None, key: str) -> tuple[Mapping[str, int], memoryview, memoryview] | None:
-    """(part name -> position, the spans, the body) of a kept file when its index is whole, of ``key``, and
-    its body as long as the index says; else None (absent, damaged, cut short, foreign or older)."""
+def _opened(raw: bytes | None, key: str) -> _Stored | None:
+    """(part name -> position, runs' lengths by name, the spans, the body) of a kept file when its index is
+    whole, of ``key``, and its body as long as the index says; else None (absent, damaged, cut short,
+    foreign or older)."""
     if raw is None or not raw.startswith(MARK) or len(raw) < _HEAD:
         return None
     crc = int.from_bytes(raw[len(MARK) : len(MARK) + 4], "little")
@@ -140,35 +184,40 @@ def _opened(raw: bytes | None, key: str) -> tuple[Mapping[str, int], memoryview,
         stored = data_cache._loads(index)
     except (EOFError, ValueError, TypeError, MemoryError):
         return None
-    if not (isinstance(stored, tuple) and len(stored) == 4 and stored[0] == key):
+    if not (isinstance(stored, tuple) and len(stored) == 5 and stored[0] == key):
         return None
-    _, names, spans, total = stored
+    _, names, runs, spans, total = stored
     body = view[_HEAD + size :]
-    if not (isinstance(names, dict) and isinstance(spans, bytes) and len(body) == total):
+    if not (isinstance(names, dict) and isinstance(runs, dict) and isinstance(spans, bytes)):
         return None
-    cells = memoryview(spans).cast("I")
-    if len(cells) != _SPAN * len(names):
+    if len(body) != total or len(spans) % (4 * _SPAN):
         return None
-    return names, cells, body
+    return names, runs, memoryview(spans).cast("I"), body
 
 
 def _packed(key: str, value: dict[str, Any]) -> bytes:
     """The file of ``value``'s parts: head, index, body. ``ValueError`` when a part is not plain data."""
     names: dict[str, int] = {}
+    runs: dict[str, int] = {}
     blobs: list[bytes] = []
     cells: list[int] = []
     offset = 0
-    for position, (name, part) in enumerate(value.items()):
-        blob = marshal.dumps(part)
-        names[name] = position
-        cells += (offset, len(blob), zlib.crc32(blob))
-        blobs.append(blob)
-        offset += len(blob)
+    for name, part in value.items():
+        names[name] = len(blobs)
+        if isinstance(part, Each):
+            runs[name] = len(part)
+            items = [marshal.dumps(item) for item in part]
+        else:
+            items = [marshal.dumps(part)]
+        for blob in items:
+            cells += (offset, len(blob), zlib.crc32(blob))
+            blobs.append(blob)
+            offset += len(blob)
     try:
         spans = b"".join(cell.to_bytes(4, sys.byteorder) for cell in cells)
     except OverflowError:
         raise ValueError("a part beyond 4 GB") from None
-    index = marshal.dumps((key, names, spans, offset))
+    index = marshal.dumps((key, names, runs, spans, offset))
     head = MARK + zlib.crc32(index).to_bytes(4, "little") + len(index).to_bytes(4, "little")
     return head + index + b"".join(blobs)
 
