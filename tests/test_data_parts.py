@@ -206,3 +206,26 @@ def test_a_copy_read_ahead_serves_one_lookup_with_the_same_key(cache: Path, sour
     assert _plain(cached_parts("thing", [source], build))["big"] == VALUE["big"] and build.calls == 1
     assert data_cache._read_ahead_raw == {} and data_cache.paths_read() == [str(copy)]
     assert cached_parts("thing", [source], build)["big"] == VALUE["big"] and build.calls == 2  # read its own
+
+
+def test_a_release_index_kept_in_parts_reads_only_the_buckets_a_lookup_needs(cache: Path) -> None:
+    from argtrace.frameworks import release_index
+
+    release_index.release_index.cache_clear()
+    try:
+        release_index.release_index("sglang")  # built and kept
+        release_index.release_index.cache_clear()
+        index = release_index.release_index("sglang")  # read from the copy
+        parts = index.flags._parts  # type: ignore[attr-defined]
+        assert isinstance(parts, data_parts.Parts) and parts._built is None
+        head = {"head", "flags:n", "env:n", "no_value:n", "choices:n"}
+        assert set(parts._values) == head
+        assert index.takes_no_value("--enable-dp-attention") and not index.takes_no_value("--tp-size")
+        read = set(parts._values) - head
+        # each option string's flags and no-value buckets: never a variable's, never the keys
+        assert len(read) <= 4 and all(name.startswith(("flags", "no_value")) for name in read), read
+        assert not any(name.endswith(":keys") for name in read)
+        assert len(index.flags) == len(list(index.flags)) > 400  # iterating reads the keys
+        assert "flags:keys" in parts._values and "env:keys" not in parts._values
+    finally:
+        release_index.release_index.cache_clear()
