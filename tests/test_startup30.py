@@ -178,13 +178,13 @@ def test_the_packed_combination_sites_unpack_to_the_index_s_sites(
     start_raises._packed_sites.cache_clear()
     start_raises._combination_sites.cache_clear()
     try:
-        packed = start_raises._packed_sites("sglang", "0.5.23")
+        named_sets, packed = start_raises._packed_sites("sglang", "0.5.23")
         sites = start_raises._combination_sites("sglang", "0.5.23")
     finally:
         start_raises._packed_sites.cache_clear()
         start_raises._combination_sites.cache_clear()
-    assert len(packed) == len(sites) > 50
-    for (named, data), (site, named_too, tests) in zip(packed, sites, strict=True):
+    assert len(named_sets) == len(packed) == len(sites) > 50
+    for named, data, (site, named_too, tests) in zip(named_sets, packed, sites, strict=True):
         assert (
             named
             == named_too
@@ -215,11 +215,12 @@ def test_the_packed_override_sites_are_the_data_file_s_with_their_tests_compiled
         start_overrides._packed_sites.cache_clear()
     # the same sites (marshal's bytes may differ: which strings it writes as references)
     unpacked = [
-        [(at, named, marshal.loads(data)) for at, named, data in copy] for copy in (first, kept, built)
+        [(at, named, marshal.loads(data)) for (at, named), data in zip(*copy, strict=True)]
+        for copy in (first, kept, built)
     ]
     assert unpacked[0] == unpacked[1] == unpacked[2]
-    assert len(kept) == len(sites) > 100
-    for (at, named, data), site in zip(kept, sites, strict=True):
+    assert len(kept[0]) == len(kept[1]) == len(sites) > 100
+    for (at, named), data, site in zip(*kept, sites, strict=True):
         assert at == tuple(site["at"]) and named == tuple(site["named"])
         tests = [start_raises.compile_test(str(c)) for c in site["conditions"]]
         assert marshal.loads(data) == (site, tests)

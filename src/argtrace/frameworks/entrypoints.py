@@ -105,11 +105,11 @@ def _packed() -> Mapping[str, bytes]:
     path = _index_path()
     if not isinstance(path, Path):  # inside a zip: nothing on disk to key a kept copy on
         return _packed_entries()
-    from argtrace.resolver.data_cache import cached
+    from argtrace.resolver.data_parts import cached_parts
 
-    # kept between runs (resolver/data_cache.py): parsing the 140 KB file was ~2 ms of every check; the
-    # module is a source too (it decides the copy's form)
-    kept: Mapping[str, bytes] = cached("entrypoints-packed", [path, Path(__file__)], _packed_entries)
+    # kept between runs (resolver/data_parts.py, each entry point a part: the others are not checksummed):
+    # parsing the 140 KB file was ~2 ms of every check; the module is a source too (it decides the form)
+    kept: Mapping[str, bytes] = cached_parts("entrypoints-packed", [path, Path(__file__)], _packed_entries)
     return kept
 
 

@@ -236,9 +236,13 @@ def _raw(framework: str) -> Mapping[str, Any]:
     return data
 
 
+# the mappings kept in buckets (resolver/data_parts.py): a check looks up a few of their ~2,300 keys
+_BUCKETED = ("flags", "env", "no_value", "choices")
+
+
 @functools.cache
 def release_index(framework: str) -> ReleaseIndex:
-    from argtrace.resolver.data_cache import cached
+    from argtrace.resolver.data_parts import Buckets, bucketed, cached_parts
 
     path = index_path(framework)
     if not path.is_file():
@@ -264,10 +268,18 @@ def release_index(framework: str) -> ReleaseIndex:
             "refused": {k: tuple(v) for k, v in entry.get("refused", {}).items()},
         }
 
-    # kept between runs (resolver/data_cache.py): parsing the file and building its tuples was ~4 ms a check
-    return ReleaseIndex(
-        framework=framework, **cached(f"release-index-{framework}", [path, Path(__file__)], fields)
-    )
+    def parts() -> dict[str, Any]:
+        built = fields()
+        out: dict[str, Any] = {"head": {k: v for k, v in built.items() if k not in _BUCKETED}}
+        for name in _BUCKETED:
+            out.update(bucketed(name, built[name]))
+        return out
+
+    # kept between runs (resolver/data_parts.py): parsing the file and building its tuples was ~4 ms a check,
+    # and unpacking every flag's and variable's releases from a whole copy ~7 M instructions
+    kept = cached_parts(f"release-index-{framework}", [path, Path(__file__)], parts)
+    mappings: dict[str, Any] = {name: Buckets(kept, name) for name in _BUCKETED}
+    return ReleaseIndex(framework=framework, **kept["head"], **mappings)
 
 
 def registered_alike(framework: str, option_string: str) -> bool:

@@ -93,43 +93,22 @@ def records_by_name(items: Iterable[Any]) -> dict[str, list[Any]]:
     return out
 
 
-class _Unpacked(Mapping[str, "Any"]):
-    """A mapping of ``marshal`` data, each value unpacked when first read."""
-
-    def __init__(self, packed: Mapping[str, bytes]) -> None:
-        self._packed = packed
-        self._values: dict[str, Any] = {}
-
-    def __getitem__(self, key: str) -> Any:
-        value = self._values.get(key)
-        if value is None:
-            value = self._values[key] = marshal.loads(self._packed[key])
-        return value
-
-    def __contains__(self, key: object) -> bool:
-        return key in self._packed
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._packed)
-
-    def __len__(self) -> int:
-        return len(self._packed)
-
-
 class PackedSchema(Mapping[str, "Any"]):
-    """A release's schema dict (what :func:`load_expanded` gives) whose ``env_vars`` stay ``marshal`` data
-    until read: the whole list for ``["env_vars"]``, each variable's records for :attr:`env_records`. A check
-    asks for a few of a release's ~800 variables, and unpacking them all was a third of the schema's load
-    (issue 18)."""
+    """A release's schema dict (what :func:`load_expanded` gives) whose ``env_vars`` stay in the data
+    cache's parts until read (``resolver/data_parts.py``): the whole list for ``["env_vars"]``, each
+    variable's records for :attr:`env_records` (a bucket of ~8 variables at a time). A check asks for a few
+    of a release's ~800 variables, and unpacking them all was a third of the schema's load (issue 18)."""
 
-    def __init__(self, plain: dict[str, Any], env: bytes, by_name: Mapping[str, bytes]) -> None:
+    def __init__(self, plain: dict[str, Any], parts: Mapping[str, Any]) -> None:
+        from argtrace.resolver.data_parts import Buckets
+
         self._plain = plain  # "env_vars" holds None (its place in the key order) until it is read
-        self._env = env
-        self.env_records: Mapping[str, list[Any]] = _Unpacked(by_name)  # == records_by_name(["env_vars"])
+        self._parts = parts
+        self.env_records: Mapping[str, list[Any]] = Buckets(parts, "by_name")  # == records_by_name(env_vars)
 
     def __getitem__(self, key: str) -> Any:
         if key == "env_vars" and self._plain.get(key) is None and key in self._plain:
-            self._plain[key] = marshal.loads(self._env)
+            self._plain[key] = self._parts["env"]
         return self._plain[key]
 
     def __contains__(self, key: object) -> bool:
@@ -144,8 +123,8 @@ class PackedSchema(Mapping[str, "Any"]):
 
 def load_schema_data(path: Path, schema_dir: Path) -> Mapping[str, Any]:
     """:func:`load_expanded` of a release's schema, as a :class:`PackedSchema` when it lists its variables
-    (the data cache keeps it so, keyed as :func:`load_expanded`'s copy is)."""
-    from argtrace.resolver.data_cache import cached
+    (the data cache keeps it in parts, keyed as :func:`load_expanded`'s copy is)."""
+    from argtrace.resolver.data_parts import bucketed, cached_parts
 
     framework = path.name.rpartition("-")[0]
     shared = shared_path(schema_dir, framework)
@@ -156,15 +135,17 @@ def load_schema_data(path: Path, schema_dir: Path) -> Mapping[str, Any]:
         env = data.get("env_vars")
         if not isinstance(env, list):
             return {"plain": data}
-        by_name = {name: marshal.dumps(records) for name, records in records_by_name(env).items()}
-        return {"plain": {**data, "env_vars": None}, "env": marshal.dumps(env), "by_name": by_name}
+        # the records by name hold copies of the list's entries, as when each is read from its own part
+        by_name = records_by_name(marshal.loads(marshal.dumps(env)))
+        return {"plain": {**data, "env_vars": None}, "env": env, **bucketed("by_name", by_name)}
 
-    value = cached(f"{schema_dir.name}-{path.stem}-packed", sources, build)
-    if not isinstance(value, dict) or not isinstance(value.get("plain"), dict):
+    value = cached_parts(f"{schema_dir.name}-{path.stem}-packed", sources, build)
+    plain = value.get("plain")
+    if not isinstance(plain, dict):
         raise ValueError(f"{path.name}: not a JSON object")  # what build() returns; anything else is not
     if "env" not in value:
-        return value["plain"]
-    return PackedSchema(value["plain"], value["env"], value["by_name"])
+        return plain
+    return PackedSchema(plain, value)
 
 
 def _entry(pool: list[Any], item: Any) -> Any:

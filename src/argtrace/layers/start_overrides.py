@@ -29,7 +29,7 @@ import functools
 import json
 import marshal
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from argtrace.model import Evidence, LayerResult, Report
@@ -63,9 +63,10 @@ def start_overrides(report: Report) -> LayerResult:
     values = _given(report)
     if len(values) < 2:
         return result
+    index, packed = _packed_sites()
     sites = [
-        marshal.loads(packed)
-        for at, named, packed in _packed_sites()
+        marshal.loads(packed[i])
+        for i, (at, named) in enumerate(index)
         if release in at and all(n in values for n in named)
     ]
     if not sites:
@@ -90,20 +91,22 @@ def _sites() -> tuple[Mapping[str, Any], ...]:
 
 
 @functools.lru_cache(maxsize=1)
-def _packed_sites() -> tuple[tuple[tuple[str, ...], tuple[str, ...], bytes], ...]:
-    """Each site as (the releases it is in, the settings it names, ``marshal`` data of the site with its
-    conditions compiled), kept between runs: parsing the 114 KB data file was ~2 ms of each SGLang check,
-    compiling the conditions needs the ``_ast`` node classes (9 M instructions), and a check unpacks only
-    the few sites of its release whose settings it all gives (issue 18). The data file, the compiler
+def _packed_sites() -> tuple[tuple[tuple[tuple[str, ...], tuple[str, ...]], ...], Sequence[bytes]]:
+    """(each site's releases and the settings it names, each site with its conditions compiled as ``marshal``
+    data), kept between runs: parsing the 114 KB data file was ~2 ms of each SGLang check,
+    compiling the conditions needs the ``_ast`` node classes (9 M instructions), and a check reads,
+    checksums and unpacks only the few sites of its release whose settings it all gives, each a part of the
+    kept copy (``resolver/data_parts.py``, issue 18). The data file, the compiler
     (``start_raises.compile_test``) and this module decide the copy."""
     from argtrace.layers import start_raises
-    from argtrace.resolver.data_cache import cached
+    from argtrace.resolver.data_parts import Each, cached_parts
 
-    def build() -> list[tuple[list[str], list[str], bytes]]:
-        out = []
+    def build() -> dict[str, Any]:
+        out: dict[str, Any] = {"index": [], "sites": Each()}  # each site's (releases, settings); the site
         for site in _sites():
             tests = [start_raises.compile_test(str(c)) for c in site.get("conditions") or ()]
-            out.append((list(site["at"]), list(site["named"]), marshal.dumps((dict(site), tests))))
+            out["sites"].append(marshal.dumps((dict(site), tests)))
+            out["index"].append((list(site["at"]), list(site["named"])))
         return out
 
     sources = [
@@ -111,8 +114,8 @@ def _packed_sites() -> tuple[tuple[tuple[str, ...], tuple[str, ...], bytes], ...
         Path(start_raises.__file__),
         Path(__file__),
     ]
-    kept = cached("sglang-override-sites", sources, build)
-    return tuple((tuple(at), tuple(named), packed) for at, named, packed in kept)
+    kept = cached_parts("sglang-override-sites", sources, build)
+    return tuple((tuple(at), tuple(named)) for at, named in kept["index"]), kept["sites"]
 
 
 # where a warning gives its reason (`Cuda graph is disabled because deepep_mode=`normal``)

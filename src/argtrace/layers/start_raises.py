@@ -73,10 +73,11 @@ def start_raises(report: Report) -> LayerResult:
         return result
     groups = _options(framework, release)
     seen: set[str] = set()
-    for named, packed in _packed_sites(framework, release):
+    named_sets, packed = _packed_sites(framework, release)
+    for at, named in enumerate(named_sets):
         if not named <= values.keys():
             continue
-        site, tests = _unpacked(packed)
+        site, tests = _unpacked(packed[at])
         holds = refuses(site, framework, values, groups, tests)
         if holds is None or not holds[0] or not _combination(set(named), set(holds[1])):
             continue
@@ -134,8 +135,9 @@ def _combination_sites(
     site's tests compiled (:func:`compile_test`): the only ones a launch can refuse here, found once per
     release (fix verification re-checks the same release)."""
     out = []
-    for named, packed in _packed_sites(framework, release):
-        site, tests = _unpacked(packed)
+    named_sets, packed = _packed_sites(framework, release)
+    for at, named in enumerate(named_sets):
+        site, tests = _unpacked(packed[at])
         out.append((site, named, tests))
     return tuple(out)
 
@@ -146,49 +148,51 @@ def _unpacked(packed: bytes) -> tuple[Mapping[str, Any], tuple[Test, ...]]:
 
 
 @functools.lru_cache(maxsize=4)
-def _packed_sites(framework: str, release: str) -> tuple[tuple[frozenset[str], bytes], ...]:
-    """:func:`_combination_sites` with each site and its tests kept as ``marshal`` data: a check unpacks
-    only the sites whose named options the launch all gives (a few of ~60, issue 18)."""
+def _packed_sites(framework: str, release: str) -> tuple[tuple[frozenset[str], ...], Sequence[bytes]]:
+    """(the options each site names, each site and its tests as ``marshal`` data): :func:`_combination_sites`
+    kept as parts (``resolver/data_parts.py``): a check reads, checksums and unpacks only the sites whose
+    named options the launch all gives (a few of ~60, issue 18)."""
     from argtrace.frameworks.schema import SchemaError, load_schema
     from argtrace.package_data import package_file
-    from argtrace.resolver.data_cache import cached
+    from argtrace.resolver.data_parts import Each, cached_parts
 
     # raise_index.RAISE_DIR (tests/test_startup29.py compares them): raise_index.py is imported only when
     # the kept copy is missing or stale and the index file is read
     raise_dir = package_file("frameworks/data/raise_sites")
 
-    def build() -> list[tuple[list[str], bytes]]:
+    def build() -> dict[str, Any]:
         from argtrace.resolver.raise_index import load_index
 
         index = load_index(framework, release) or {}
         dests = frozenset(_options(framework, release))
-        out = []
+        out: dict[str, Any] = {"named": [], "sites": Each()}  # each site's options; the site and its tests
         for site in index.get("sites") or ():
             if not isinstance(site, Mapping) or not site.get("conditions"):
                 continue
             named = options_named(str(site.get("message") or ""), dests)
             if len(named) >= 2:
                 tests = [compile_test(str(c)) for c in site["conditions"]]
-                out.append((sorted(named), marshal.dumps((dict(site), tests))))
+                out["sites"].append(marshal.dumps((dict(site), tests)))
+                out["named"].append(sorted(named))
         return out
 
     index_file = raise_dir / f"{framework}-{release}.json"
     try:
         schema_path = load_schema(framework, release).path
     except (SchemaError, OSError, ValueError):
-        return ()
+        return (), ()
     if not index_file.is_file():
-        return ()
+        return (), ()
     if schema_path is None:  # a schema not read from a file: nothing to key a kept copy on
-        sites = build()
+        sites: Mapping[str, Any] = build()
     else:
         # kept between runs (the whole index is read only to find these): the index's and the schema's
         # files, their frameworks' shared files and this module decide them
         schema_file = Path(schema_path)
         shared = [d / f"{framework}-shared.json" for d in (raise_dir, schema_file.parent)]
         sources = [Path(__file__), index_file, schema_file, *(p for p in shared if p.is_file())]
-        sites = cached(f"combinations-{framework}-{release}", sources, build)
-    return tuple((frozenset(named), packed) for named, packed in sites)
+        sites = cached_parts(f"combinations-{framework}-{release}", sources, build)
+    return tuple(frozenset(named) for named in sites["named"]), sites["sites"]
 
 
 def refuses(

@@ -48,6 +48,10 @@ FORMAT = 1
 _read_paths: list[str] = []
 _read_ahead: dict[str, tuple[str, Any]] = {}
 _read_ahead_stamps: dict[str, tuple[int, int, int]] = {}
+# a copy kept in parts (resolver/data_parts.py) starts with this; read ahead, its bytes are kept as they are
+# (each lookup checks the index and reads its own parts from them)
+PARTS_MARK = b"argtrace-parts1\n"
+_read_ahead_raw: dict[str, bytes] = {}
 
 
 def cache_root() -> Path:
@@ -108,6 +112,12 @@ def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: 
         data = with_crc(marshal.dumps((key, value)))
     except ValueError:
         return value  # not plain data: nothing to keep
+    _keep(dir_fd, root, name, name_of, data)
+    return value
+
+
+def _keep(dir_fd: int, root: Path, name: str, name_of: str, data: bytes) -> None:
+    """Write a copy (whole, by renaming) and remove the copies of ``name`` made for older inputs."""
     if write_private(dir_fd, name_of, data):
         try:
             for stale in root.glob(f"{name}-{'[0-9a-f]' * 8}.marshal"):  # copies of older inputs
@@ -115,7 +125,6 @@ def _through(dir_fd: int, root: Path, name: str, name_of: str, key: str, build: 
                     os.unlink(stale.name, dir_fd=dir_fd)
         except OSError:
             pass
-    return value
 
 
 def _loads(raw: bytes | memoryview) -> Any:
@@ -155,10 +164,14 @@ def read_ahead(paths: Sequence[str]) -> None:
             except OSError:
                 continue
             stamp = (st.st_mtime_ns, st.st_size, st.st_ino)
-            if _read_ahead_stamps.get(path) == stamp and path in _read_ahead:
+            if _read_ahead_stamps.get(path) == stamp and (path in _read_ahead or path in _read_ahead_raw):
                 continue  # read ahead already, unchanged since
             _read_ahead_stamps[path] = stamp
-            raw = crc_checked(read_private(dir_fd, name_of))
+            whole = read_private(dir_fd, name_of)
+            if whole is not None and whole.startswith(PARTS_MARK):
+                _read_ahead_raw[path] = whole
+                continue
+            raw = crc_checked(whole)
             try:
                 stored = _loads(raw) if raw is not None else None
             except (EOFError, ValueError, TypeError, MemoryError):
