@@ -106,6 +106,23 @@ def test_a_script_that_runs_itself_is_read_once_more_then_stops(tmp_path: Path) 
     assert predicted("./r.sh", tmp_path) == ["serve m --port 1"]
 
 
+def test_a_script_that_starts_itself_again_in_the_background_shows_its_server(tmp_path: Path) -> None:
+    # the main script is not on the stack: one more reading is what finds a self-relaunch's server
+    (tmp_path / "relaunch.sh").write_text(
+        '#!/bin/bash\nif [ "$1" != child ]; then nohup "$0" child >/dev/null 2>&1 & exit 0; fi\n'
+        "vllm serve m --port 1\n"
+    )
+    result = analyze_script(
+        ScriptSource("./relaunch.sh", (tmp_path / "relaunch.sh").read_bytes(), tmp_path / "relaunch.sh"),
+        [],
+        {"PATH": "/usr/bin:/bin"},
+        arg0="./relaunch.sh",
+        run_shellcheck=False,
+        cwd=str(tmp_path),
+    )
+    assert [" ".join(str(w.text) for w in s.argv[1:]) for s in result.servers] == ["serve m --port 1"]
+
+
 def test_a_correct_launch_by_path_gets_no_error_or_warning(stand_in: Path) -> None:
     result = run_cli(
         ["check", "--format", "json", "--no-resolve", "-c", "export PORT=9; ./s.sh m"], cwd=stand_in
