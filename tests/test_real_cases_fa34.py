@@ -47,17 +47,18 @@ CLEAN: dict[str, int] = {
     # was no server (llmaz's Service not read); then an RS034 warning on llmaz's own download folder
     "llmaz_multinode_sglang_service.yaml": 2,
     "olcf_frontier_vllm_singlenode/launchsinglenode_lustre.sbatch": 1,
+    # was no server (path34): the job runs its scripts by their path (`srun ... $APPTAINER_CMD
+    # ./start_head_lustre.sh $SLURM_NNODES`), now read as `bash FILE` is (layers/shell/scriptpath.py)
+    "olcf_frontier_vllm_multinode/launchmultinode_lustre.sbatch": 1,
 }
 # read as no server, and so no alarm (not done: docs' table): AIBrix's RayClusterFleets (a KubeRay
 # cluster's head runs vLLM over Ray), a HyperPod InferenceEndpointConfig, an envsubst template whose image is
-# a hole (was a TP013 error), and a Slurm job that runs its scripts by their path
-# (`$APPTAINER_CMD ./start_head_lustre.sh`)
+# a hole (was a TP013 error)
 NOT_READ = [
     "aibrix_deepseek_r1_huggingface.yaml",
     "aibrix_rayclusterfleet_two_node.yaml",
     "awsome_cosmos_reason_deployment_envsubst.yaml",
     "awsome_cosmos_reason_hyperpod_endpoint.yaml",
-    "olcf_frontier_vllm_multinode/launchmultinode_lustre.sbatch",
 ]
 # brixbench's baseline runs vLLM 0.10.2 (the AIBrix image's tag) with --no-enable-chunked-prefill: the V1
 # engine of 0.6.6.post1-0.11.0 sets it back to True (vllm#20914), so the value the file writes is lost (kept)
@@ -214,6 +215,14 @@ _SIDECAR = (
 def test_a_jobsets_sidecar_server(tmp_path: Path, parallelism: str, init: str, replicas: list[int]) -> None:
     report = _check(tmp_path, "js.yaml", _jobset(parallelism, init))
     assert [s["placement"]["replicas"] for s in report["servers"]] == replicas
+
+
+def test_frontiers_head_script_runs_vllm_over_the_jobs_nodes() -> None:
+    # start_head_lustre.sh's `--pipeline-parallel-size $NNODES`, NNODES=$@: the job's $SLURM_NNODES
+    # (`#SBATCH -N 4`)
+    (server,) = report_of("olcf_frontier_vllm_multinode/launchmultinode_lustre.sbatch")["servers"]
+    assert server["at"] == "./start_head_lustre.sh:15:1"
+    assert server["argv"][6:8] == ["--pipeline-parallel-size", "4"]
 
 
 def test_llmazs_service_runs_its_workload_as_a_leader_worker_set() -> None:

@@ -462,6 +462,13 @@ def unwrap_command(argv: Sequence[str]) -> int:
     return _unwrap(argv, 0, [], [])
 
 
+def unwrap_with_env(argv: Sequence[str]) -> tuple[int, list[tuple[int, str, str]]]:
+    """:func:`unwrap_command`, with the ``NAME=value`` words the wrappers (``env X=1``) put in the
+    environment of the command they run: (index of the word, name, value)."""
+    env: list[tuple[int, str, str]] = []
+    return _unwrap(argv, 0, [], env), env
+
+
 def assignment_as_program(argv: Sequence[str]) -> tuple[int, int] | None:
     """(index of the wrapper, index of the word) when a wrapper that execs its operand (``nohup``,
     ``timeout``, ``exec``...) gets a ``NAME=VALUE`` word where its command belongs: the word is run as a

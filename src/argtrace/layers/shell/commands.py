@@ -9,7 +9,7 @@ import dataclasses
 import re
 from collections.abc import Callable, Mapping
 
-from argtrace.frameworks.detect import Detection, detect_server, unwrap_command
+from argtrace.frameworks.detect import Detection, detect_server, unwrap_with_env
 from argtrace.layers.shell import fastpaths as F
 from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
@@ -33,6 +33,7 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.fastpaths import FastPaths
 from argtrace.layers.shell.invocation import option_texts, sbatch_job
+from argtrace.layers.shell.scriptpath import as_bash_file, runs_shell_script
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin, filter_output, heredoc_text, stdin_filter
 from argtrace.layers.shell.wrapenv import expand_env_s
@@ -615,10 +616,12 @@ class Commands(FastPaths):
         elif base == "envsubst" and all(w.text is not None for w in argv):
             # not captured (`envsubst < t.yaml > pod.yaml`): read for what it loses (SH054)
             stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
-        inner = unwrap_command(option_texts(argv, texts))
+        inner, assigned = unwrap_with_env(option_texts(argv, texts))
         per_task: Mapping[str, str] | None = None
         export = None
-        if 0 < inner < len(texts) and texts[inner].rsplit("/", 1)[-1] in ("bash", "sh"):
+        # a shell script run by its path (`./start.sh`, `nohup ./serve.sh &`): bash runs it as `bash FILE`
+        by_path = inner < len(texts) and runs_shell_script(self, texts[inner])
+        if 0 < inner < len(texts) and (by_path or texts[inner].rsplit("/", 1)[-1] in ("bash", "sh")):
             if any(t.rsplit("/", 1)[-1] == "srun" for t in texts[:inner]):
                 from argtrace.layers.slurm import PER_TASK, srun_export
 
@@ -628,7 +631,11 @@ class Commands(FastPaths):
                 exported.update({k: v[0] for k, v in prefix_env.items()})
                 export = srun_export(texts[:inner], exported)
                 self._export_ignored(export, exported, at)
+            # `env X=1 bash ...`: X is in the child's environment, as a prefix assignment is
+            prefix_env = {**prefix_env, **{n: (v, argv[i].at, f"{n}={v}", None) for i, n, v in assigned}}
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
+        if by_path:
+            base, argv = "bash", as_bash_file(argv)
         if base == "sbatch" and (wrapped := sbatch_job(self, argv, prefix_env, at)) is not None:
             argv, export = wrapped  # sbatch --wrap=STRING: STRING in an `sh` script (layers/slurm.py)
             if not argv:
