@@ -64,6 +64,9 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
     framework = first.get("framework")
     path = str(first.get("file") or "")
     function = str(first.get("function") or "")
+    if framework == "vllm" and _names_flag(first, "--attention-backend"):
+        _older_variable(first)
+        return
     if first.get("settings") or framework not in ("sglang", "vllm"):
         return
     factory = _factory_backend(first, framework)
@@ -92,6 +95,34 @@ def add_backend_setting(groups: list[dict[str, Any]], text: str) -> None:
         "chooses"
     )
     first["fix"] = f"{first['fix']}; {said}" if first.get("fix") else said
+
+
+def _names_flag(site: dict[str, Any], flag: str) -> bool:
+    return any(isinstance(x, dict) and x.get("flag") == flag for x in site.get("settings") or ())
+
+
+def _older_variable(site: dict[str, Any]) -> None:
+    """A vLLM site whose words name --attention-backend but whose releases include ones older than the flag
+    (``Invalid attention backend for cuda``: 0.7.3's selector as much as 0.33.0's): there the backend was
+    forced by ``VLLM_ATTENTION_BACKEND`` (vllm#14320: TORCH_SDPA on CUDA, 0.7.3), so the fix names it for
+    those releases. The first release with the flag is read from the generated schemas."""
+    from argtrace.frameworks.schema import version_key
+
+    known = _first_release_with("vllm", "--attention-backend")
+    versions = [str(v.get("version")) for v in site.get("versions") or () if isinstance(v, dict)]
+    if known is None or not versions:
+        return
+    since = known[1]
+    older = sorted((v for v in versions if version_key(v) < version_key(since)), key=version_key)
+    if not older or "VLLM_ATTENTION_BACKEND" in str(site.get("fix") or ""):
+        return
+    span = older[0] if len(older) == 1 else f"{older[0]}-{older[-1]}"
+    said = (
+        f"--attention-backend exists from vllm {since} on; in vllm {span} only "
+        "VLLM_ATTENTION_BACKEND forces a backend: unset it (or name one this GPU takes) so that the selector "
+        "chooses"
+    )
+    site["fix"] = f"{site['fix']}; {said}" if site.get("fix") else said
 
 
 # SGLang's attention registry (``layers/attention/attention_registry.py``, 0.5.3.post3 on) builds each backend

@@ -49,7 +49,9 @@ def _on_ascend(report: Report) -> bool:
 def spec_draft_tp(report: Report) -> LayerResult:
     """PA057 for a ``draft_tensor_parallel_size`` other than the target's under a drafter that shares the
     target's tensor-parallel group."""
-    result = LayerResult()
+    from argtrace.layers.spec_draft_count import spec_draft_count
+
+    result = spec_draft_count(report)  # PA062: a draft model without num_speculative_tokens
     release = report.parsed_release("vllm")
     if release is None:
         return result  # (Report.parsed_release)

@@ -585,6 +585,40 @@ PA_DRAFT_TP_LOST = Rule(
     "EAGLE proposer honours the key since vllm-ascend PR#5519.",
 )
 
+PA_DRAFT_COUNT_MISSING = Rule(
+    code="PA062",
+    layer="parser",
+    severity="warning",
+    title="A draft model without num_speculative_tokens",
+    basis="assumed",
+    rationale="vLLM's SpeculativeConfig takes the number of draft tokens from the draft's config.json "
+    "(n_predict) when --speculative-config does not write num_speculative_tokens; MTP, Medusa and "
+    "MLP-speculator drafts carry one, an EAGLE, EAGLE-3 or plain language-model draft does not, and the "
+    "release refuses the launch at start-up (vllm 0.33.0 SpeculativeConfig.__post_init__, "
+    'vllm/config/speculative.py:1615: "A speculative model was provided, but `num_speculative_tokens` was '
+    'not provided"; 0.8.5.post1-0.20.2 _verify_args: "num_speculative_tokens must be provided with '
+    'speculative model unless the draft model config contains an n_predict parameter."). vllm PR#20375 '
+    "(the docs' EAGLE example) and vllm PR#44566 (an EAGLE-3 draft in the speculators format) hit it. The "
+    "refusal's place and message are read from the release's raise-site index (scripts/gen_schemas.py); "
+    "the draft's config.json is not read, so the finding rests on the method.",
+    fix='write "num_speculative_tokens" in --speculative-config (how many tokens the draft proposes per '
+    "step, e.g. the depth it was trained for)",
+    example=_c(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+        '\'{{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}}\'',
+        _VL,
+    ),
+    correct=_c(
+        "vllm serve meta-llama/Llama-3.1-8B-Instruct --speculative-config "
+        '\'{{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B", '
+        '"num_speculative_tokens": 3}}\'',
+        _VL,
+    ),
+    exceptions='Only for "method" eagle, eagle3 or draft_model, or no method and a draft whose name says '
+    "EAGLE (vLLM infers the method from it); nothing for MTP, Medusa, MLP-speculator or n-gram drafting, "
+    "for a release whose raise-site index has no such refusal, or for a launch argparse refuses first.",
+)
+
 PA_LITERAL_VARIABLE = Rule(
     code="PA060",
     layer="parser",

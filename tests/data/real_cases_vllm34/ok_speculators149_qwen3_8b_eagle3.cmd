@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/speculators/issues/149 (2025-10-13, open), seen 2026-12-05: a correct launch: the report's command with the Qwen3-8B EAGLE-3 speculator, which "works without any problem" on vLLM 0.11.0 (the 32B one fails, cause not established). The command as posted (--dtype twice, the last one, bfloat16, wins).
+vllm serve RedHatAI/Qwen3-8B-speculator.eagle3 --dtype auto -tp 2 --max_model_len 36000 --gpu-memory-utilization 0.7 --enable-prefix-caching --dtype bfloat16 --port 30000

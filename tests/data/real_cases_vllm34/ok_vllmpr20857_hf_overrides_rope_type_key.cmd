@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/pull/20857 (2025-07-12, merged), seen 2026-12-05: a correct launch: the same override written with the current key ("rope_type"), which every release reads through --hf-overrides. The model is the stand-in of the failing case.
+vllm serve Qwen/Qwen2.5-7B-Instruct --hf-overrides '{"rope_scaling": {"rope_type": "yarn", "factor": 4.0, "original_max_position_embeddings": 32768}}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/14320 (2025-03-05, closed), seen 2026-12-05: vLLM 0.7.3 on an 8-GPU CUDA machine with VLLM_ATTENTION_BACKEND=TORCH_SDPA dies with "Invalid attention backend for cuda" (TORCH_SDPA is the CPU backend; the report asks for a clearer message). The served model is not quoted: the model below is a stand-in; the variable and the release are the report's.
+VLLM_ATTENTION_BACKEND=TORCH_SDPA vllm serve meta-llama/Llama-3.1-8B-Instruct

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/29531 (2025-11-26, open), seen 2026-12-05: vLLM 0.11.2 (flashinfer 0.5.2, CUDA 12.8) on Hopper: FlashInfer forced by VLLM_ATTENTION_BACKEND with an FP8 KV cache fails for google/gemma-3-1b-it (a maintainer: "related to flashinfer"; vllm#27604: no working FlashInfer FP8-KV path on Hopper). The command as posted; the GPU (H100) stands in for "Hopper".
+VLLM_ATTENTION_BACKEND=FLASHINFER vllm bench latency --model google/gemma-3-1b-it --enforce-eager --kv-cache-dtype fp8

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/55048 (2026-09, open), seen 2026-12-05: an encoder-only embedding model (BAAI/bge-large-en-v1.5) with a quantized KV cache: the server starts and the encoder attention rejects the fp8 KV cache only at the first request (PR 55150 moves the refusal into VllmConfig). The dtype is a stand-in for "a quantized KV cache dtype" (fp8_e4m3 is the PR's test value).
+vllm serve BAAI/bge-large-en-v1.5 --kv-cache-dtype fp8_e4m3
