@@ -21,9 +21,12 @@ draft's config.json is not read: the finding says it rests on that. Pure: takes 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from argtrace.model import Evidence, LayerResult, Report
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the methods whose draft is an EAGLE head or a separate language model: no n_predict in its config.json
 # (vLLM 0.33.0 vllm/config/speculative.py: n_predict is read from the draft's hf_config, and set only for

@@ -21,10 +21,12 @@ first bytes (``hostfs``: the node's files under ``--host``).
 
 from __future__ import annotations
 
-from typing import Any
-
 from argtrace.layers.shell import hostfs
 from argtrace.layers.shell.core import ExpWord
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
 
 # the interpreters whose language the evaluator reads (`sh FILE` and `bash FILE` are followed the same way)
 _SHELLS = frozenset({"sh", "bash", "dash"})
