@@ -50,6 +50,7 @@ _STAGE_TEXT = {
     "distributed": "initialising the distributed (NCCL) group",
     "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
     "model_run": "running the model (its weights loaded; the frames do not name the step)",
+    "scheduler_init": "starting SGLang's scheduler: a step of its constructor the frames do not name",
     "unknown": "a step this excerpt does not show",
 }
 
