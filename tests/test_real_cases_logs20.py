@@ -67,10 +67,6 @@ ENGINE = (
     "above it (during a step this excerpt does not show)."
 )
 ENGINE_FIX = "Read the first ERROR/traceback printed by the EngineCore or Worker process above this line"
-ADD_SIGNATURE = (
-    "Read the exception and the traceback shown; if it is a common failure, add a signature to "
-    "argtrace/data/error_signatures.json."
-)
 WATCHDOG_FIX = (
     "Find the rank that did not join the collective: the other ranks' and nodes' lines before this time (a "
     "traceback, an OOM kill, a stuck step); with a first collective that never completes, check the network "
@@ -254,7 +250,7 @@ CASES = [
         (ERROR7, INFO10),
         "sglang",
         "failed",
-        "unknown",
+        "scheduler_init",  # "unknown" until logs34: SGLang's scheduler constructor
         "its cause: transformers raised KeyError: 'mineru2_qwen' in "
         "transformers/models/auto/configuration_auto.py:872 in __getitem__, beneath SGLang's frame "
         "sglang/srt/managers/scheduler.py:484 in init_tok, where it surfaced",
@@ -278,15 +274,20 @@ CASES = [
         missing="frames only: Triton's OutOfResources is in the report's prose (`why` names it)",
     ),
     LogCase(
+        # was LG011 "died during loading the weights with: ValueError: TP rank 1 could finish the model
+        # loading" and the generic fix, stage unknown, until logs34 gave SGLang's message its entry
         "ktransformers1666_sglang_tp_ranks_unfinished_loading.log",
         "c",
         "c",
-        (("LG011", "error"), INFO10),
+        (ERROR7, INFO10),
         "sglang",
         "failed",
-        "unknown",
-        "Launch 1 died during loading the weights with: ValueError: TP rank 1 could finish the model loading",
-        ADD_SIGNATURE,
+        "weights",
+        "[sglang-other-ranks-did-not-finish-loading] This rank loaded its weights, but another rank of its "
+        "tensor-parallel group did not finish loading",
+        "Read the log of the rank that did not finish loading (each node's own log on a multi-node launch) "
+        "for its first error; if none failed but one was slow, put the weights on fast local storage on "
+        "every node (or download them there first) so that every rank loads them within 480 s",
         cause="OOM",
         change="--",
         missing="the rank that failed to load is another process's, not in the copy",

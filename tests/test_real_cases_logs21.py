@@ -255,13 +255,14 @@ CASES = [
     ),
     LogCase(
         # was the scheduler's wrapper "during a step this excerpt does not show"
+        # stage "unknown" until logs34: the frames are SGLang's scheduler constructor
         "sglang5602_gloo_monitored_barrier_rank0.log",
         "c",
         "b",
         (ERROR7, INFO10),
         "sglang",
         "failed",
-        "unknown",
+        "scheduler_init",
         "[gloo-monitored-barrier-rank0] torch's Gloo monitoredBarrier: this rank reached the barrier, but "
         "rank 0 (the coordinator every other rank waits for) did not answer",
         GLOO_FIX,

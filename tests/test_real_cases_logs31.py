@@ -136,15 +136,18 @@ CASES = [
         change="TRITON_PTXAS_PATH",
     ),
     LogCase(
+        # "during a step this excerpt does not show" until logs34: the frames are SGLang's scheduler's
+        # constructor
         "sglang13342_gptoss_rtxpro6000_scheduler_cut.log",
         "c",
         "c",
         (ERROR7, INFO10),
         "sglang",
         "failed",
-        "unknown",
-        "[sglang-scheduler-exception] SGLang's scheduler crashed; the traceback follows (during a step this "
-        "excerpt does not show). Its traceback is cut after its last frame (managers/tp_worker.py, __init__)",
+        "scheduler_init",
+        "[sglang-scheduler-exception] SGLang's scheduler crashed; the traceback follows (during starting "
+        "SGLang's scheduler: a step of its constructor the frames do not name). Its traceback is cut after "
+        "its last frame (managers/tp_worker.py, __init__)",
         "Read the traceback after this line",
         cause="gpt-oss",
         change="--",

@@ -140,7 +140,7 @@ CASES = [
         (ERROR7, INFO10),
         "sglang",
         "failed",
-        "unknown",
+        "scheduler_init",  # "unknown" until logs34: SGLang's scheduler constructor
         "[framework-module-attribute-missing] One of the framework's own modules lacks a name another of its "
         "modules calls",
         MODULE_FIX,

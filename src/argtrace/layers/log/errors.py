@@ -16,7 +16,7 @@ from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import Signature, catch_all, match_cut, match_line
-from argtrace.layers.log.stages import frames_stage, serving_error, vllm_engine_config
+from argtrace.layers.log.stages import AFTER_ARGS_STAGES, frames_stage, serving_error, vllm_engine_config
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -131,6 +131,12 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
         elif tb is None and serving_error(text):
             frames_st = "serving"
         stage = frames_st or stage_after(launch, err.line)
+        if frames_st == "scheduler_init":
+            # SGLang's scheduler constructor, none of its steps in the frames: the step the timeline shows it
+            # in, where it shows one (sglang#7227's capture after the memory pool, a copy whose frames stop
+            # before the loader)
+            timeline = stage_after(launch, err.line)
+            stage = timeline if timeline in AFTER_ARGS_STAGES else frames_st
         if tb is None and stage == "unknown" and _EXCEPTION.match(text):
             # an exception line (not a wrapper's "EngineCore failed to start.", whose own traceback would
             # follow it: one further down is another failure's, logs19)

@@ -28,7 +28,7 @@ from argtrace.layers.log.pasted import FRAME_GAP as _FRAME_GAP
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.ray_death import watchdog_before
 from argtrace.layers.log.redaction import _Redactor
-from argtrace.layers.log.signatures import UNKNOWN, load_catalog, match_line
+from argtrace.layers.log.signatures import UNNAMED, load_catalog, match_line
 from argtrace.layers.log.stages import FRAME_LINE, frames_stage, runtime_module
 from argtrace.model import Evidence, Finding, Severity
 from argtrace.rules import log as rules
@@ -53,6 +53,7 @@ _STAGE_TEXT = {
     "distributed": "initialising the distributed (NCCL) group",
     "engine_config": "building vLLM's engine configuration (after its arguments were logged)",
     "model_run": "running the model (its weights loaded; the frames do not name the step)",
+    "scheduler_init": "starting SGLang's scheduler: a step of its constructor the frames do not name",
     "unknown": "a step this excerpt does not show",
 }
 
@@ -291,7 +292,7 @@ def _launch_findings(
         above_said = ""
         if above is not None:
             above_line, above_frame, above_stage = above
-            if hit.stage == UNKNOWN and above_stage:
+            if hit.stage in UNNAMED and above_stage:
                 hit.stage, where = above_stage, _STAGE_TEXT.get(above_stage, above_stage)
             # first: the first screen cuts a long message, and this is where the cause is
             above_said = (

@@ -155,6 +155,23 @@ def _not_a_log(scan: Scan, label: str, at: Any) -> Finding:
                 "`serve/replica_*.log`, or the `(ServeReplica:...)` lines from the deployment's start), or "
                 "each worker's log behind the router.",
             )
+        compiled = None if scan.gzip else _compile_tool(scan.path)
+        if compiled is not None:
+            # SGLang's DeepGEMM compile tool starts a server, sends it one request and stops it once the
+            # kernels are compiled (0.5.23 compile_deep_gemm.py:218-224, 0.5.10.post1 :167): its own lines,
+            # the server's are not in the file (sglang PR#31006's copy: the line, then the stop's
+            # resource_tracker warnings)
+            return rules.LG012.finding(
+                f"{label} has {scan.total_lines} line(s) of SGLang's DeepGEMM compile tool "
+                f"(`python -m sglang.compile_deep_gemm`: `{compiled}`), which starts a server, sends it one "
+                "request and stops it once the kernels are compiled: this run's compilation finished, and "
+                "the stop follows it by design; the server's own lines are not in the file.",
+                at=None,
+                severity="info",
+                fix="To serve, launch the server itself with the same arguments (`python -m "
+                "sglang.launch_server ...`): it reuses the compiled kernels; if it fails, give argtrace its "
+                "log.",
+            )
         started = None if scan.gzip else _launcher(scan.path)
         if started is not None:
             framework, where, quoted = started
@@ -359,6 +376,21 @@ _VLLM_ROUTER = re.compile(r"\bvllm_router_rs::|:vllm_router\.")
 # container it creates (GPUStack 2.x, gpustack#5114).
 _GPUSTACK = re.compile(r"\bgpustack\.worker\.backends\.(?P<fw>vllm|sglang)\b")
 _CONTAINER = re.compile(r"\bcontainer workload\b", re.IGNORECASE)
+
+
+# The line SGLang's DeepGEMM compile tool prints once its server answered the request that compiles the
+# kernels (``print("\nDeepGEMM Kernels compilation finished successfully.")``, 0.5.23
+# compile_deep_gemm.py:218; 0.5.10.post1 :167).
+_COMPILED = "DeepGEMM Kernels compilation finished successfully."
+
+
+def _compile_tool(path: str) -> str | None:
+    """The compile tool's line that says its compilation finished, when the file's head holds it; None
+    otherwise. Read only for a file with no server line."""
+    text = _head(path)
+    if text is None or _COMPILED not in text:
+        return None
+    return _COMPILED
 
 
 def _launcher(path: str) -> tuple[str, str, str] | None:

@@ -189,6 +189,9 @@ UNKNOWN = "unknown"
 # error they share with a catch-all entry say more (vllm#19445's sampler warm-up, pasted with torch's
 # OutOfMemoryError below it, was "the GPU ran out of memory (during argument validation)").
 UNSHOWN = (UNKNOWN, "validation")
+# Stages that place a line without naming its step: no step shown, or SGLang's scheduler constructor whose
+# frames name none of its steps (stages.frames_stage); a catch-all entry is held there as for "unknown".
+UNNAMED = (UNKNOWN, "scheduler_init")
 
 
 def match_line(
@@ -218,7 +221,12 @@ def match_line(
             continue
         if first is not None and (sig.stage is None or sig.stage == stage or sig.when_stage is not None):
             continue
-        if first is not None and stage != UNKNOWN and first[0].when_stage is None and sig.framework == "any":
+        if (
+            first is not None
+            and stage not in UNNAMED
+            and first[0].when_stage is None
+            and sig.framework == "any"
+        ):
             # held at "validation": only a framework's own words name the step better than the line's place
             # (torch's NCCL watchdog line stays the watchdog's, not the generic NCCL entry's: simplerl#25)
             continue
@@ -228,7 +236,7 @@ def match_line(
         if m:
             hit = sig, {k: v for k, v in m.groupdict().items() if v is not None}
             if first is not None or (
-                sig.when_stage is None and (sig.stage is not None or stage not in UNSHOWN)
+                sig.when_stage is None and (sig.stage is not None or stage not in (*UNSHOWN, *UNNAMED))
             ):
                 return hit
             # kept for the stage (when_stage), or, when the file does not show the stage, a catch-all entry

@@ -33,6 +33,7 @@ AFTER_ARGS_STAGES = frozenset(
         "engine_config",
         "model_run",
         "warmup",
+        "scheduler_init",
     }
 )
 
@@ -134,10 +135,13 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
     # The loops that run once start-up is over (SGLang's scheduler event loops, one per mode: normal,
     # overlap, pp, disaggregated; the multimodal generation runtime's one ``event_loop``, sglang#17874; the
     # overlap thread; vLLM's engine busy loop): whatever they call (a CUDA
-    # graph replay, the sampler), the server was serving.
+    # graph replay, the sampler), the server was serving. SGLang's ``Scheduler.run_event_loop`` and the
+    # ``dispatch_event_loop`` it calls to pick the mode's loop (0.5.10.post1 managers/scheduler.py:1290 and
+    # :3487, 0.5.23 :1975 "Engine init (graph capture, warmups) is done" and :6209) come first in those
+    # frames: a copy cut before the mode's loop still shows them (sglang#30854).
     if re.search(
-        r"\bevent_loop_\w+|\bin event_loop\b|forward_thread_func|process_batch_result|run_busy_loop|"
-        r"_process_engine_step",
+        r"\bevent_loop_\w+|\bin event_loop\b|\b(?:run|dispatch)_event_loop\b|forward_thread_func|"
+        r"process_batch_result|run_busy_loop|_process_engine_step",
         frames,
     ):
         return "serving"
@@ -193,6 +197,15 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
     # above named: the weights were loaded and the model ran (a profiling, warm-up or serving step).
     if re.search(r'(?:model_executor|srt)[/\\]models[/\\]\w+\.py", line \d+, in forward\b', frames):
         return "model_run"
+    # SGLang's scheduler being built (``run_scheduler_process`` constructing ``Scheduler``, its
+    # ``__init__`` in managers/scheduler.py; 0.5.23 scheduler.py:6362, then ``run_event_loop``) with none of
+    # its steps named (the copy cut in ``init_model_worker``, sglang#30663): start-up, after server_args was
+    # logged, before serving; which of its steps is not in the frames (errors.py prefers the step the
+    # timeline shows, where it shows one).
+    if re.search(r"\bscheduler = Scheduler\(", frames) and re.search(
+        r'managers[/\\]scheduler\.py", line \d+, in __init__\b', frames
+    ):
+        return "scheduler_init"
     return None
 
 
