@@ -204,3 +204,32 @@ def test_pr003_and_the_device_platform_still_read_the_words_that_hold_them(tmp_p
     (pr012,) = [f for f in findings if f["code"] == "PR012"]
     assert pr012["at"] == f"{script}:4:8"
     assert "this server runs on Ascend NPU accelerators (--device npu)" in pr012["message"]
+
+
+@pytest.mark.parametrize(
+    ("framework", "version"),
+    [
+        ("sglang", "0.5.19"),
+        ("sglang", "0.4.0.post2"),
+        ("sglang", "0.5.23"),
+        ("sglang", "0.5.19.post9"),
+        ("vllm", "0.33.0"),
+        ("vllm", "0.8.5"),
+    ],
+)
+def test_the_newer_releases_are_those_after_the_schemas_version(framework: str, version: str) -> None:
+    """``_newer_places`` (kept per framework and version) is the per-flag comparison it replaced, and
+    ``removed_later``'s shortcut answers as before for flags every newer release knows and flags one lacks."""
+    from argtrace.frameworks.release_index import release_index
+    from argtrace.frameworks.schema import version_key
+    from argtrace.layers.parser.releases import _newer_places
+
+    index = release_index(framework)
+    key = version_key(version)
+    expected = tuple(i for i, v in enumerate(index.releases) if version_key(v) > key)
+    assert _newer_places(framework, version) == expected
+    assert _newer_places(framework, version) is _newer_places(framework, version)
+    for flag in sorted(index.flags)[:: max(1, len(index.flags) // 40)]:
+        knowing = set(index.flags[flag])
+        old = all(i in knowing for i, v in enumerate(index.releases) if version_key(v) > key)
+        assert all(i in knowing for i in _newer_places(framework, version)) is old
