@@ -12,6 +12,15 @@ from __future__ import annotations
 import os
 import stat
 import sys
+from contextvars import ContextVar
+
+# The PATH lookups of one command (``frameworks.installed.remembered`` sets it): a check and each of its fix
+# re-checks look the same names up on the same PATH (bash for ``bash -n``, shellcheck, the server's
+# interpreter); within one command the files are taken not to change, as everywhere else in it (issue 18).
+# Keyed by what a lookup reads: the name, the PATH and the directory an empty or relative entry means.
+LOOKUPS: ContextVar[dict[tuple[str | None, ...], str | None] | None] = ContextVar(
+    "argtrace_path_lookups", default=None
+)
 
 
 def _mode(path: str | os.PathLike[str]) -> int | None:
@@ -129,6 +138,17 @@ def which(name: str) -> str | None:
 
         return shutil.which(name)
     path = os.environ.get("PATH", None)
+    memory = LOOKUPS.get()
+    if memory is None:
+        return _which_on_path(name, path)
+    key = ("here", name, path, os.getcwd())  # an empty PATH entry is the working directory
+    if key not in memory:
+        memory[key] = _which_on_path(name, path)
+    return memory[key]
+
+
+def _which_on_path(name: str, path: str | None) -> str | None:
+    """:func:`which` with ``PATH`` (None: unset)."""
     if path is None:
         try:
             path = os.confstr("CS_PATH")

@@ -49,10 +49,15 @@ def shell_lines(edits: Iterable[EnvEdit]) -> list[str]:
 
 
 def _line_starts(text: str) -> list[int]:
+    """Where each line of ``text`` starts: 0, then the offset after each newline (found by ``str.find``, not
+    a Python step per character: a fix re-check, and each verified finding's ``line_mapper``, asked it for
+    the whole launch file, 9,500 bytecode steps for the shipped example's 1.5 kB)."""
     starts = [0]
-    for index, char in enumerate(text):
-        if char == "\n":
-            starts.append(index + 1)
+    find = text.find
+    at = find("\n")
+    while at != -1:
+        starts.append(at + 1)
+        at = find("\n", at + 1)
     return starts
 
 

@@ -58,10 +58,29 @@ def _server_env(server: ServerCommand | None) -> dict[str, str]:
 
 def which(name: str, path: str | None, cwd: str | None = None) -> str | None:
     """``name`` resolved like the shell does: a word with a slash is a path, else searched on PATH.
-    Under ``argtrace --host`` on the node (``cwd`` then defaults to the node's session directory)."""
+    Under ``argtrace --host`` on the node (``cwd`` then defaults to the node's session directory).
+
+    Within :func:`remembered` (one command: a check and its fix re-checks) the answer for the same name,
+    PATH and directory is read from the files once: the release decision and the process layer of the check
+    and of each re-check ask for the server's interpreter (four lookups of eight files each for the shipped
+    example, issue 18). Not while a re-check reads an edited file (``overlay``)."""
     host = _remote_host()
     if host is not None:
         return _which_on(host, name, path, cwd)
+    memory = localfs.LOOKUPS.get()
+    from argtrace import overlay
+
+    if memory is None or overlay.active():
+        return _which_here(name, path, cwd)
+    # a relative name, or an empty PATH entry, is looked up in the working directory: part of the key
+    key = ("server", name, path, cwd or os.getcwd())
+    if key not in memory:
+        memory[key] = _which_here(name, path, cwd)
+    return memory[key]
+
+
+def _which_here(name: str, path: str | None, cwd: str | None) -> str | None:
+    """:func:`which` with this machine's files."""
     if "/" in name:
         candidate = Path(name) if os.path.isabs(name) else Path(cwd or os.getcwd()) / name
         return str(candidate) if localfs.is_file(candidate) and os.access(candidate, os.X_OK) else None
@@ -258,10 +277,11 @@ def remembered() -> Iterator[None]:
     if _REMEMBERED.get() is not None:
         yield
         return
-    token = _REMEMBERED.set({})
+    token, lookups = _REMEMBERED.set({}), localfs.LOOKUPS.set({})  # and the PATH lookups (localfs.py)
     try:
         yield
     finally:
+        localfs.LOOKUPS.reset(lookups)
         _REMEMBERED.reset(token)
 
 

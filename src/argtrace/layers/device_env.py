@@ -179,8 +179,10 @@ def platform(server: ServerCommand) -> tuple[Vendor, str] | None:
         value = words[i + 1] if word == "--device" and i + 1 < len(words) else None
         if word.startswith("--device="):
             value = word.split("=", 1)[1]
+        if value is None:
+            continue  # no --device value here: no vendor to compare (each word asked every vendor)
         for v in vendors():
-            if value is not None and v.torch_device == value.strip("'\""):
+            if v.torch_device == value.strip("'\""):
                 found.setdefault(v.key, (v, f"--device {value}"))
     return next(iter(found.values())) if len(found) == 1 else None
 

@@ -538,7 +538,11 @@ def _env_feeds_flag(server: ServerCommand, schema: Schema) -> list[Finding]:
     words = server.argv
     for i in range(server.server_args_start, len(words)):
         exp = words[i].origin.expansion or ""
+        if "$" not in exp:
+            continue  # a hit is `$NAME` or `${NAME`: an expansion without `$` has none (most: `literal`)
         for name in exported:
+            if name not in exp:
+                continue  # the pattern below holds the name itself
             hits = list(re.finditer(r"\$\{?" + re.escape(name) + r"(?![A-Za-z0-9_])", exp))
             if hits:
                 flag = _flag_before(server, i)

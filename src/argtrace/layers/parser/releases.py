@@ -417,6 +417,18 @@ def _equivalents(schema: Schema, other: Sequence[Schema]) -> dict[str, str]:
     return equivalent_flags(schema, other)
 
 
+@functools.lru_cache(maxsize=64)
+def _newer_places(framework: str, version: str) -> tuple[int, ...]:
+    """The places in ``release_index(framework).releases`` of the releases newer than ``version`` (PEP 440
+    order). The same for every flag of a check and of its fix re-check: ``_newer_all_know`` compared each
+    bundled release's key with the schema's once per flag (91 SGLang releases, 28 flags; issue 18). The
+    index is bundled data, read once per process (``release_index``)."""
+    from argtrace.frameworks.release_index import release_index
+
+    key = version_key(version)
+    return tuple(i for i, v in enumerate(release_index(framework).releases) if version_key(v) > key)
+
+
 class Releases:
     """The other bundled releases, as the findings about one parse need them: every release of the analysed
     framework (``history``), the newer ones only (``newer``: loading every schema is slow) and the other
@@ -541,9 +553,8 @@ class Releases:
             index = release_index(self.schema.framework)
         except KeyError:
             return False
-        key = version_key(self.schema.version)
         knowing = set(index.flags.get(option, ()))
-        return all(i in knowing for i, v in enumerate(index.releases) if version_key(v) > key)
+        return all(i in knowing for i in _newer_places(self.schema.framework, self.schema.version))
 
     def removed_later(self, option: str | None) -> str | None:
         if not option or self._newer_all_know(option):
