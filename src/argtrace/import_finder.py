@@ -149,6 +149,7 @@ class ListedFinder:
         if names is None:
             return _UNSURE
         tail = fullname.rpartition(".")[2]
+        portion = False  # a directory without __init__: a namespace portion unless a module is here
         if tail in names:
             inner = self.listing(directory + "/" + tail)
             if inner is not None:
@@ -156,10 +157,12 @@ class ListedFinder:
                 if found == [".py"]:
                     package = directory + "/" + tail
                     return self.source_spec(fullname, package + "/__init__.py", "__init__", package)
-                return _UNSURE  # an extension or bytecode-only package, or a namespace portion
+                if found:
+                    return _UNSURE  # an extension or bytecode-only package
+                portion = True
         found = [s for s in self.suffixes if tail + s in names]
         if not found:
-            return None
+            return _UNSURE if portion else None
         if found == [".py"]:
             return self.source_spec(fullname, directory + "/" + tail + ".py", tail, None)
         if len(found) == 1 and found[0] in self.extensions:
