@@ -14,16 +14,19 @@ and the specs it returns are the same; only ``-vv``'s "trying" lines for names t
 missing, so under ``-vv`` (and on any other release) nothing is changed. The real method is put back on exit.
 
 While :func:`kept` is active, :class:`ListedFinder` also stands just before ``PathFinder`` in
-``sys.meta_path`` and answers a package's modules (``argtrace.check``, ``json.decoder``) from one listing of
-the package's directory, made once per process, instead of the standard path's three ``stat`` calls per
-module (the directory's mtime, the file, the source again) and its Python functions
-(``spec_from_file_location``, ``cache_from_source`` twice). It answers only when the listing makes the
-standard answer certain (exactly one ``NAME.py`` or ``NAME/__init__.py`` among the names any loader would
-try) and returns ``None`` otherwise, so the standard finders answer. Its loader is a ``SourceFileLoader``
-whose ``get_code`` reads the cached bytecode after one ``stat`` of the source, with CPython's own checks
-(magic number, flags, the source's mtime and size: a changed source never runs stale bytecode); in any
-other case (no or stale bytecode, hash-based bytecode) it is the standard ``get_code``, which compiles and
-writes the bytecode as usual.
+``sys.meta_path`` (imports34) and answers a package's modules (``argtrace.check``, ``json.decoder``) from one
+listing of the package's directory, and a top-level module (``json``, ``_json``) from the listings of
+``sys.path``'s entries in order, each made once per :func:`kept`, instead of the standard path's ``stat``
+calls per module and directory (the directory's mtime, the file, the source again) and its Python
+functions (``spec_from_file_location``, ``cache_from_source`` twice). It answers only when the listings make
+the standard answer certain (exactly one of the names any loader would try: ``NAME.py``,
+``NAME/__init__.py`` or one extension module) and returns ``None`` otherwise, so the standard finders
+answer. Its loader is a ``SourceFileLoader`` whose ``get_code`` reads the cached bytecode after one
+``stat`` of the source, with CPython's own checks (magic number, flags, the source's mtime and size: a
+changed source never runs stale bytecode); in any other case (no or stale bytecode, hash-based bytecode) it
+is the standard ``get_code``, which compiles and writes the bytecode as usual. As ``FileFinder``'s listing
+within its directory's mtime granularity, a listing does not see a file created after it was made
+(``importlib.invalidate_caches()`` empties them); the listings end with :func:`kept`.
 """
 
 from __future__ import annotations
@@ -92,7 +95,7 @@ def find_spec(self: Any, fullname: str, target: Any = None) -> Any:
 
 
 class ListedFinder:
-    """The modules of a package found in one listing of its directory (the module's docstring)."""
+    """Modules found in one listing of each directory (the module's docstring)."""
 
     def __init__(self, external: Any) -> None:
         self.external = external
@@ -236,7 +239,7 @@ def _listed_usable(external: Any) -> bool:
 
 @contextmanager
 def kept() -> Iterator[None]:
-    """``FileFinder.find_spec`` is :func:`find_spec` and :class:`ListedFinder` answers package modules inside
+    """``FileFinder.find_spec`` is :func:`find_spec` and :class:`ListedFinder` answers what it can inside
     (nested uses share the outermost one's)."""
     external = sys.modules.get("_frozen_importlib_external")
     finder = getattr(external, "FileFinder", None)
