@@ -127,7 +127,10 @@ class ListedFinder:
         if path is None:  # a top-level module: the first sys.path entry that holds it
             for entry in sys.path:
                 if entry == "":
-                    entry = os.getcwd()
+                    try:
+                        entry = os.getcwd()
+                    except OSError:
+                        return None  # a removed working directory: PathFinder's own answer
                 finder = sys.path_importer_cache.get(entry, _UNSURE) if type(entry) is str else _UNSURE
                 if finder is None:
                     continue  # PathFinder skips an entry no hook accepted (a missing python3XX.zip)
