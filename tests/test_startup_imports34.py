@@ -258,3 +258,16 @@ def test_a_plain_check_reads_argtraces_modules_through_the_listing_and_imports_n
     subprocess.run(run, capture_output=True, text=True, check=True, env=env)
     done = subprocess.run(run, capture_output=True, text=True, check=True, env=env)
     assert done.stdout.splitlines() == ["ListedLoader", ""]
+
+
+def test_a_removed_working_directory_leaves_the_answer_to_path_finder(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    gone = tmp_path / "gone"
+    gone.mkdir()
+    monkeypatch.chdir(gone)
+    gone.rmdir()
+    monkeypatch.setattr(sys, "path", ["", *sys.path])
+    finder = import_finder.ListedFinder(EXTERNAL)
+    assert finder.find_spec("json", None) is None
+    assert PathFinder.find_spec("json", None) is not None  # the standard path skips the entry
