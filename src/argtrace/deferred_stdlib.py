@@ -10,6 +10,12 @@ texts are compared in tests/test_deferred_stdlib.py); any other attribute read f
 the real module too. The stand-in leaves ``sys.modules`` before :func:`import_pathlib` returns, so every
 later ``import urllib.parse`` gets the real module. From 3.13 ``pathlib`` imports ``urllib.parse`` in
 ``as_uri`` itself and nothing is done.
+
+``pathlib`` also imports ``ntpath`` (30 KB of bytecode: ``PureWindowsPath``'s module) and ``fnmatch``
+(``glob`` and ``match`` patterns), neither of which a ``check`` of a launch script calls (imports34). Each
+stands in ``sys.modules`` the same way while ``pathlib`` is imported, as a module
+(:class:`_ModuleOnFirstUse`) whose first attribute read imports the real one and reads it there;
+``pathlib`` keeps the stand-in, every later ``import ntpath`` gets the real module.
 """
 
 from __future__ import annotations
@@ -50,6 +56,25 @@ class _UrllibParseOnFirstUse(ModuleType):
         return getattr(_real_urllib_parse(), name)
 
 
+class _ModuleOnFirstUse(ModuleType):
+    """Stands for a module ``pathlib`` imports whole (``ntpath``, ``fnmatch``): any attribute is read from
+    the real module, imported at the first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        if name.startswith("__") and name.endswith("__"):
+            raise AttributeError(name)  # the import system's own questions are not a use
+        import importlib
+
+        module_name = ModuleType.__getattribute__(self, "__name__")
+        if sys.modules.get(module_name) is self:
+            del sys.modules[module_name]
+        return getattr(importlib.import_module(module_name), name)
+
+
+# imported whole by pathlib (3.10-3.12) and never used by a check: deferred to their first use
+_WITH_PATHLIB = ("ntpath", "fnmatch")
+
+
 def import_pathlib() -> ModuleType:
     """``pathlib``, imported with ``urllib.parse`` deferred to ``Path.as_uri``'s first call when neither is
     loaded yet (3.10-3.12)."""
@@ -57,11 +82,13 @@ def import_pathlib() -> ModuleType:
         import pathlib
 
         return pathlib
-    stand_in = _UrllibParseOnFirstUse(_URLLIB_PARSE)
-    sys.modules[_URLLIB_PARSE] = stand_in
+    stand_ins: dict[str, ModuleType] = {_URLLIB_PARSE: _UrllibParseOnFirstUse(_URLLIB_PARSE)}
+    stand_ins.update((name, _ModuleOnFirstUse(name)) for name in _WITH_PATHLIB if name not in sys.modules)
+    sys.modules.update(stand_ins)
     try:
         import pathlib
     finally:
-        if sys.modules.get(_URLLIB_PARSE) is stand_in:
-            del sys.modules[_URLLIB_PARSE]
+        for name, stand_in in stand_ins.items():
+            if sys.modules.get(name) is stand_in:
+                del sys.modules[name]
     return pathlib

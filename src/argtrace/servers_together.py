@@ -84,12 +84,14 @@ def pd_findings_of(
     (``layers/disaggregation.py``); imported only when the file has a router or a PD setting. ``paths``
     (same order as ``commands``) is the PATH the shell layer predicts each command gets: the router's
     interpreter is looked up there, as a server's is (``frameworks/installed.py``); None: argtrace's own."""
-    from argtrace.frameworks import router_launch as rl
+    from argtrace.frameworks.router_words import router_argv
 
     routers = []
     for n, (at, argv, _) in enumerate(commands):
-        words = rl.router_argv(argv)
+        words = router_argv(argv)
         if words is not None:
+            from argtrace.frameworks import router_launch as rl  # only for a router (router_words.py)
+
             product = rl.router_product(argv)
             path = paths[n] if n < len(paths) else None
             looked_up = dict(os.environ) if path is None else {**os.environ, "PATH": path}

@@ -19,7 +19,6 @@ The command line wins: a value is taken from the file only where the option was 
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from dataclasses import dataclass, field, replace
@@ -220,6 +219,8 @@ def apply_rules(report: Report, config: Config | None) -> None:
                 rel = Path(file).resolve().relative_to(base).as_posix()
             except (ValueError, OSError):
                 rel = None
+            import fnmatch  # here: pathlib's is deferred to its first use (deferred_stdlib.py)
+
             for globs, dis, sevs, after in entries:
                 if rel is not None and any(fnmatch.fnmatch(rel, g) for g in globs):
                     off |= dis

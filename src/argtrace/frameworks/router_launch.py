@@ -33,9 +33,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-MODULE = "sglang_router.launch_router"
-VLLM_MODULE = "vllm_router.launch_router"  # PyPI vllm-router's console script target
-STACK_MODULE = "vllm_router.app"  # production-stack's router (its console script's target)
+# the modules that start a router, with the test of a command's words (router_argv): router_words.py
+from argtrace.frameworks.router_words import STACK_MODULE, VLLM_MODULE
 
 
 @dataclass(frozen=True)
@@ -362,20 +361,3 @@ def router_product(argv: Sequence[str | None]) -> str:
     if head == "vllm-router" or VLLM_MODULE in argv:
         return "vllm-router"
     return "smg" if head == "smg" or "smg.launch_router" in argv else "sglang-router"
-
-
-def router_argv(argv: Sequence[str | None]) -> list[str | None] | None:
-    """The words the router alone parses when ``argv`` starts it (``python -m sglang_router.launch_router``,
-    ``python -m smg.launch_router``, ``smg launch``), else None."""
-    head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
-    if head == "smg" and len(argv) > 1 and argv[1] == "launch":
-        return list(argv[2:])
-    if head == "vllm-router":
-        return list(argv[1:])
-    for i, word in enumerate(argv[:-1]):
-        if word == "-m" and argv[i + 1] in (MODULE, "smg.launch_router", VLLM_MODULE, STACK_MODULE):
-            head = (argv[0] or "").rsplit("/", 1)[-1] if argv else ""
-            before = [(w or "").rsplit("/", 1)[-1] for w in argv[:i]]
-            if any(w.startswith("python") for w in before) or head.startswith("python"):
-                return list(argv[i + 2 :])
-    return None

@@ -428,7 +428,9 @@ def _pth_paths(files: HostFiles, site: str) -> list[str]:
     comment and not an ``import`` line, relative to ``site``, when it exists. Import lines are code: not
     followed (an editable install's finder hook; its ``.dist-info`` sits in ``site`` anyway)."""
     out: list[str] = []
-    names = [n for n in files.listdir(site) if n.endswith(".pth") and not n.startswith(".")]
+    kept = _kept_listing(files, site)  # the listing _dist_dirs reads next (one listing, not two)
+    listing = files.listdir(site) if kept is None else kept[1]
+    names = [n for n in listing if n.endswith(".pth") and not n.startswith(".")]
     for name in names[:_MAX_PTH_FILES]:
         text = files.text(_join(site, name), limit=65536) or ""
         for line in text.splitlines():
@@ -467,24 +469,36 @@ def _dist_dirs(files: HostFiles, site: str, wanted: str) -> tuple[tuple[str, re.
     check and each fix re-check look the same framework up in the same site-packages, hundreds of entries
     each (issue 18). Only the names asked for are matched: the pattern's lazy scan of every entry was 4 M
     instructions of a short check (164 distributions), for the one name it looks up."""
-    if not files.host.is_remote:
-        try:
-            stamp = os.stat(site).st_mtime_ns
-        except OSError:
-            stamp = None
-        if stamp is not None and time.time_ns() - stamp > 2_000_000_000:  # (a directory changed in the
-            # last two seconds may change again within its timestamp's granularity: not kept, as git
-            # treats a "racily clean" index entry)
-            kept = _DIST_INDEX.get(site)
-            if kept is None or kept[0] != stamp:
-                if len(_DIST_INDEX) >= 64:
-                    _DIST_INDEX.clear()
-                kept = _DIST_INDEX[site] = (stamp, files.listdir(site), {})
-            found = kept[2].get(wanted)
-            if found is None:
-                found = kept[2][wanted] = _named_dist_dirs(kept[1], wanted)
-            return found
+    kept = _kept_listing(files, site)
+    if kept is not None:
+        found = kept[2].get(wanted)
+        if found is None:
+            found = kept[2][wanted] = _named_dist_dirs(kept[1], wanted)
+        return found
     return _named_dist_dirs(files.listdir(site), wanted)
+
+
+def _kept_listing(
+    files: HostFiles, site: str
+) -> tuple[int, list[str], dict[str, tuple[tuple[str, re.Match[str]], ...]]] | None:
+    """(mtime, sorted listing, names found) of a site directory of this machine, kept for its modification
+    time (:func:`_dist_dirs`); ``None`` on a remote host or for a directory changed in the last two seconds
+    (it may change again within its timestamp's granularity: not kept, as git treats a "racily clean" index
+    entry)."""
+    if files.host.is_remote:
+        return None
+    try:
+        stamp = os.stat(site).st_mtime_ns
+    except OSError:
+        return None
+    if time.time_ns() - stamp <= 2_000_000_000:
+        return None
+    kept = _DIST_INDEX.get(site)
+    if kept is None or kept[0] != stamp:
+        if len(_DIST_INDEX) >= 64:
+            _DIST_INDEX.clear()
+        kept = _DIST_INDEX[site] = (stamp, files.listdir(site), {})
+    return kept
 
 
 def _named_dist_dirs(entries: Sequence[str], wanted: str) -> tuple[tuple[str, re.Match[str]], ...]:

@@ -18,7 +18,6 @@ Three mistakes select nothing, so the server uses every device it can see:
 
 from __future__ import annotations
 
-import fnmatch
 import functools
 import re
 from dataclasses import dataclass
@@ -169,6 +168,8 @@ def platform(server: ServerCommand) -> tuple[Vendor, str] | None:
     server's ``--device`` word where PyTorch's device type names one vendor. None when nothing (or more
     than one vendor) does."""
     found: dict[str, tuple[Vendor, str]] = {}
+    if server.devices:
+        import fnmatch  # here: pathlib's is deferred to its first use (deferred_stdlib.py)
     for device in server.devices:
         host = device.split(":", 1)[0]
         for v in vendors():

@@ -62,9 +62,10 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
         result.findings.extend(kv_pool_one_request(report, model_dir, resolution, memory or {}, rules))
         result.findings.extend(eagle3_target_as_draft(report, resolution, rules))
     result.findings.extend(mamba_without_mamba_layers(report, framework, model_dir, rules))
-    from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
+    if framework == "vllm" and model_dir is not None:  # (model_rules answers [] otherwise: not imported)
+        from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
 
-    result.findings.extend(model_rules(report, model_dir, rules))
+        result.findings.extend(model_rules(report, model_dir, rules))
     if model_dir is not None:  # the model table is read only with a config.json at hand
         from argtrace.layers.model_caps import model_caps_rules
         from argtrace.rules import model_caps as caps_rules

@@ -9,7 +9,6 @@ from argtrace.layers.parser.context import ParseContext
 from argtrace.layers.parser.errors import hard_errors, required, unknown_words
 from argtrace.layers.parser.flags import duplicates, flag_findings
 from argtrace.layers.parser.json_values import dotted_overrides
-from argtrace.layers.parser.leftovers import extras
 from argtrace.layers.parser.literal_vars import literal_variables
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import record_setting
@@ -18,7 +17,10 @@ from argtrace.layers.parser.settings import record_setting
 def analyse(ctx: ParseContext) -> None:
     hard_errors(ctx)
     occurrences(ctx)
-    extras(ctx)
+    if any(i >= 0 for i in ctx.outcome.extras):  # words the parser left (its test, in leftovers.extras)
+        from argtrace.layers.parser.leftovers import extras  # (36 KB of bytecode, only for such words)
+
+        extras(ctx)
     unknown_words(ctx)
     required(ctx)
     dotted_overrides(ctx)

@@ -522,7 +522,7 @@ def _env_value(value: str | None, origin: Origin) -> EnvValue:
 
 def _starts_router(ev: E.ShellEvaluator) -> bool:
     """The script starts the SGLang router alone (read by layers/disaggregation.py): a start, not SH019."""
-    from argtrace.frameworks.router_launch import router_argv
+    from argtrace.frameworks.router_words import router_argv
 
     return any(router_argv(c.texts) is not None for c in ev.commands)
 

@@ -32,7 +32,6 @@ image's environment and the ``-e``/``-s`` variables only (:func:`hf_jobs_ops`).
 
 from __future__ import annotations
 
-import fnmatch
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -157,6 +156,8 @@ def parse_sudo(words: Sequence[str], start: int) -> SudoCall:
 
 
 def _matches(name: str, value: str | None, patterns: Sequence[str]) -> bool:
+    import fnmatch  # here: pathlib's is deferred to its first use (deferred_stdlib.py)
+
     for p in patterns:
         if "=" in p:  # "*=()*": matched against NAME=VALUE (bash functions exported by value)
             if value is not None and fnmatch.fnmatchcase(f"{name}={value}", p):
