@@ -29,12 +29,12 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+# the modules that start a router, with the test of a command's words (router_argv): router_words.py
+from argtrace.frameworks.router_words import STACK_MODULE, VLLM_MODULE
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
-
-# the modules that start a router, with the test of a command's words (router_argv): router_words.py
-from argtrace.frameworks.router_words import STACK_MODULE, VLLM_MODULE
 
 
 @dataclass(frozen=True)
