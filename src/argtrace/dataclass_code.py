@@ -87,7 +87,7 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
     module on every call, as there, and the predicates (``_is_classvar``, ``_is_initvar``) are the module's.
     Functions (closures), not objects with ``__call__``: calling one is cheaper."""
     matched: dict[str, tuple[str | None, str] | None] = {}
-    unseen = object()
+    unseen: Any = object()  # a text not matched yet
     modules = sys.modules
     field_class = dataclasses.Field
     missing = dataclasses.MISSING
