@@ -37,7 +37,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import CodeType, FunctionType, MemberDescriptorType, ModuleType, SimpleNamespace
+from types import CellType, CodeType, FunctionType, MemberDescriptorType, ModuleType, SimpleNamespace
 from typing import Any
 
 # what a method is made from, kept by what its text is made of (_by_names): its __create_fn__ code(s), and
@@ -186,6 +186,54 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
     return {"_is_type": _is_type, "_get_field": _get_field}
 
 
+def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
+    """What stands for ``dataclasses._set_new_attribute``, ``_fields_in_init_order`` and ``_recursive_repr``
+    while the store is installed (3.10-3.12: the texts of the three, and of ``_set_qualname``, are one and
+    the same in 3.10.13, 3.11.7 and 3.12.1): the same steps with fewer Python calls (dcls34).
+
+    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in;
+    ``_fields_in_init_order`` with the tuples made from lists, not generators; ``_recursive_repr`` (~105
+    ``__repr__``, ~13,000 instructions each) makes its ``wrapper`` from the very code ``dataclasses`` compiled
+    for it, with the same globals, no defaults and the same two cells, then calls ``functools.update_wrapper``
+    as ``functools.wraps(user_function)`` does (the name, qualified name, module, doc and annotations it sets
+    hide the ones the function was made with, whose only difference is 3.10's qualified name)."""
+    replaced: dict[str, Any] = {}
+    module = vars(dataclasses)
+
+    def _set_new_attribute(cls: type, name: str, value: Any) -> bool:
+        if name in cls.__dict__:
+            return True
+        if isinstance(value, FunctionType):
+            value.__qualname__ = f"{cls.__qualname__}.{value.__name__}"
+        setattr(cls, name, value)
+        return False
+
+    def _fields_in_init_order(fields: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        return (
+            tuple([f for f in fields if f.init and not f.kw_only]),
+            tuple([f for f in fields if f.init and f.kw_only]),
+        )
+
+    replaced["_set_new_attribute"] = _set_new_attribute
+    replaced["_fields_in_init_order"] = _fields_in_init_order
+    standard = getattr(dataclasses, "_recursive_repr", None)
+    inner = [
+        c
+        for c in getattr(getattr(standard, "__code__", None), "co_consts", ())
+        if type(c) is CodeType and c.co_name == "wrapper"
+    ]
+    if len(inner) == 1 and inner[0].co_freevars == ("repr_running", "user_function"):
+        wrapper_code = inner[0]
+        update_wrapper = functools.update_wrapper
+
+        def _recursive_repr(user_function: Any) -> Any:
+            closure = (CellType(set()), CellType(user_function))
+            return update_wrapper(FunctionType(wrapper_code, module, "wrapper", None, closure), user_function)
+
+        replaced["_recursive_repr"] = _recursive_repr
+    return replaced
+
+
 def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
     """What stands for ``dataclasses._repr_fn``, ``_cmp_fn``, ``_frozen_get_del_attr`` and ``_hash_fn``
     while the store is installed (3.10-3.12): each makes its method(s) from the ``__create_fn__`` code kept
@@ -220,7 +268,8 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         return made
 
     def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
-        return store.by_names(key) if _plain(globals) else None
+        # _plain(globals), without its call
+        return store.by_names(key) if type(globals) is dict and "__builtins__" in globals else None
 
     def _repr_fn(fields: Any, globals: Any) -> Any:
         key = ("__repr__", *[f.name for f in fields])
@@ -749,6 +798,7 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
                         replaced = _classifying_once(dataclasses, identifier)
                         if sys.version_info[:2] <= (3, 12):  # 3.13 writes every method in one text
                             replaced.update(_by_names(dataclasses, store))
+                            replaced.update(_steps_once(dataclasses))
                         standard = {name: getattr(dataclasses, name) for name in replaced}
                         vars(dataclasses).update(replaced)
     if not outer:
