@@ -45,8 +45,9 @@ from typing import Any
 Named = tuple[CodeType | int, ...]
 
 # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
-# kept by what its text is made of (_by_names), in place of the text (3.10-3.12)
-FORMAT = 3
+# kept by what its text is made of (_by_names), in place of the text (3.10-3.12); 4: an __init__'s key holds
+# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34)
+FORMAT = 4
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
@@ -318,13 +319,17 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
     as the kept recipe says.
 
     The text of ``__init__`` (``_init_fn``, ``_field_init``, ``_init_param``, ``_create_fn``) is made of
-    ``frozen``, ``has_post_init``, ``self_name``, ``slots`` and, for each field (of ``fields``, then of
-    ``std_fields`` and ``kw_only_fields``), its name and whether it is an InitVar, in ``__init__``, has a
-    default and has a factory: the key. The values ``__create_fn__`` is called with are each field's type,
-    default or factory, or one of four constants; which is which is learnt once per key by making the same
-    ``__init__`` from copies of the fields holding a new object in place of each (the text does not change:
-    only whether a default or factory is given is read), and kept only when the recipe gives the very
-    objects the real call got. Writing the text cost ~8,000 instructions a field (~580 in a check)."""
+    ``frozen``, ``has_post_init``, ``self_name``, ``slots`` and, for each field of ``fields``, its name and
+    whether it is an InitVar, in ``__init__``, has a default, has a factory and is keyword-only: the key.
+    ``std_fields`` and ``kw_only_fields`` are the fields in ``__init__`` that are not and that are
+    keyword-only, in order (``_fields_in_init_order``, what ``_process_class`` passes in 3.10-3.12), so the
+    flags give them; they are compared with that split (by identity), and any other pair takes the standard
+    way (before dcls34 each of their fields was in the key again). The values ``__create_fn__`` is called
+    with are each field's type, default or factory, or one of four constants; which is which is learnt once
+    per key by making the same ``__init__`` from copies of the fields holding a new object in place of each
+    (the text does not change: only whether a default or factory is given is read), and kept only when the
+    recipe gives the very objects the real call got. Writing the text cost ~8,000 instructions a field
+    (~580 in a check)."""
     standard = dataclasses._init_fn
     missing, initvar = dataclasses.MISSING, dataclasses._FIELD_INITVAR
     # an argument of __create_fn__ that is not a field's: by its number in the recipe (-1 to -4)
@@ -387,21 +392,31 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
         globals: Any,
         slots: bool,
     ) -> Any:
-        key = ["__init__", 1 if frozen else 0, 1 if has_post_init else 0, self_name, 1 if slots else 0]
-        for part in (fields, std_fields, kw_only_fields):
-            key.append(len(part))
-            for f in part:
-                key.append(f.name)
-                # what the text is made of besides the name: InitVar, in __init__, a default, a factory
-                key.append(
-                    (1 if f._field_type is initvar else 0)
-                    + (2 if f.init else 0)
-                    + (0 if f.default is missing else 4)
-                    + (0 if f.default_factory is missing else 8)
-                )
+        args = (fields, std_fields, kw_only_fields, frozen, has_post_init, self_name, globals, slots)
+        if list(std_fields) != [f for f in fields if f.init and not f.kw_only] or list(kw_only_fields) != [
+            f for f in fields if f.init and f.kw_only
+        ]:
+            return standard(*args)  # not the split the key stands for: never learnt nor served
+        key = [
+            "__init__",
+            1 if frozen else 0,
+            1 if has_post_init else 0,
+            self_name,
+            1 if slots else 0,
+            len(fields),
+        ]
+        for f in fields:
+            key.append(f.name)
+            # what the text is made of besides the name: InitVar, in __init__, a default, a factory, where
+            key.append(
+                (1 if f._field_type is initvar else 0)
+                + (2 if f.init else 0)
+                + (0 if f.default is missing else 4)
+                + (0 if f.default_factory is missing else 8)
+                + (16 if f.kw_only else 0)
+            )
         entry = kept_for(tuple(key), globals)
         if entry is None:
-            args = (fields, std_fields, kw_only_fields, frozen, has_post_init, self_name, globals, slots)
             return learn(tuple(key), args)
         return FunctionType(entry[0], globals)(*_arguments(entry[1:], fields, constants))
 
