@@ -229,3 +229,31 @@ def test_the_texts_the_stand_ins_follow_are_those_of_the_running_release() -> No
         assert 'value.__qualname__ = f"{cls.__qualname__}.{value.__name__}"' in texts["_set_qualname"]
         assert "tuple(f for f in fields if f.init and not f.kw_only)" in texts["_fields_in_init_order"]
     assert functools.update_wrapper.__module__ == "functools"
+
+
+@pytest.mark.skipif(not BY_KEY, reason="3.13 writes a class's methods in one text")
+def test_an_init_asked_for_another_split_of_its_fields_takes_the_standard_way(tmp_path: Path) -> None:
+    # the key holds each field once (std_fields and kw_only_fields follow from its flags): a call with
+    # another split must not be served the __init__ of the split the flags give
+    import inspect
+
+    globals_ = vars(sys.modules[__name__])
+    with dataclass_code.kept(str(tmp_path / "store.marshal")) as kept:
+        assert kept is not None
+
+        @dataclasses.dataclass
+        class Two:
+            a: int
+            b: int = 1
+
+        fields = list(dataclasses.fields(Two))
+        learnt = dict(kept.named_new)
+        made = dataclasses._init_fn(fields, (), tuple(fields), False, False, "self", globals_, False)  # type: ignore[attr-defined]
+        assert kept.named_new == learnt  # nothing learnt for it
+    standard = dataclasses._init_fn(fields, (), tuple(fields), False, False, "self", globals_, False)  # type: ignore[attr-defined]
+    assert (
+        str(inspect.signature(made))
+        == str(inspect.signature(standard))
+        == "(self, *, a: 'int', b: 'int' = 1) -> None"
+    )
+    assert str(inspect.signature(Two)) == "(a: 'int', b: 'int' = 1) -> None"
