@@ -37,7 +37,7 @@ import re
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from types import CodeType, FunctionType, MemberDescriptorType, ModuleType
+from types import CellType, CodeType, FunctionType, MemberDescriptorType, ModuleType, SimpleNamespace
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -48,8 +48,9 @@ if TYPE_CHECKING:
 Named = tuple[CodeType | int, ...]
 
 # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
-# kept by what its text is made of (_by_names), in place of the text (3.10-3.12)
-FORMAT = 3
+# kept by what its text is made of (_by_names), in place of the text (3.10-3.12); 4: an __init__'s key holds
+# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34)
+FORMAT = 4
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
@@ -90,6 +91,7 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
     module on every call, as there, and the predicates (``_is_classvar``, ``_is_initvar``) are the module's.
     Functions (closures), not objects with ``__call__``: calling one is cheaper."""
     matched: dict[str, tuple[str | None, str] | None] = {}
+    unseen: Any = object()  # a text not matched yet
     modules = sys.modules
     field_class = dataclasses.Field
     missing = dataclasses.MISSING
@@ -105,7 +107,10 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
             return names
 
     def _is_type(annotation: str, cls: type, a_module: Any, a_type: Any, is_type_predicate: Any) -> bool:
-        names = names_of(annotation)
+        # names_of, its call saved for a text seen before (_process_class asks each annotation's KW_ONLY)
+        names = matched.get(annotation, unseen)
+        if names is unseen:
+            names = names_of(annotation)
         if names is None:
             return False
         module_name, name = names
@@ -118,7 +123,12 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
             module = modules.get(cls.__module__)
             if module and module.__dict__.get(module_name) is a_module:
                 ns = modules.get(a_type.__module__).__dict__
-        return bool(ns and is_type_predicate(ns.get(name), a_module))
+        if not ns:
+            return False
+        value = ns.get(name)
+        # the three predicates dataclasses passes (_is_classvar, _is_initvar, _is_kw_only) are false for None
+        # (a name the module does not bind: str, int, list...), as _get_field below takes it
+        return value is not None and bool(is_type_predicate(value, a_module))
 
     def _get_field(cls: type, a_name: str, a_type: Any, default_kw_only: bool) -> Any:
         default = getattr(cls, a_name, missing)
@@ -136,7 +146,9 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
         typing = modules.get("typing")
         this = modules["dataclasses"]
         if isinstance(a_type, str):
-            names = names_of(a_type)
+            names = matched.get(a_type, unseen)
+            if names is unseen:
+                names = names_of(a_type)
             if names is not None and not names[0]:
                 # one name without a module: both questions look it up in the class's module
                 bound = modules.get(cls.__module__).__dict__
@@ -178,6 +190,54 @@ def _classifying_once(dataclasses: ModuleType, pattern: re.Pattern[str]) -> dict
     return {"_is_type": _is_type, "_get_field": _get_field}
 
 
+def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
+    """What stands for ``dataclasses._set_new_attribute``, ``_fields_in_init_order`` and ``_recursive_repr``
+    while the store is installed (3.10-3.12: the texts of the three, and of ``_set_qualname``, are one and
+    the same in 3.10.13, 3.11.7 and 3.12.1): the same steps with fewer Python calls (dcls34).
+
+    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in;
+    ``_fields_in_init_order`` with the tuples made from lists, not generators; ``_recursive_repr`` (~105
+    ``__repr__``, ~13,000 instructions each) makes its ``wrapper`` from the very code ``dataclasses`` compiled
+    for it, with the same globals, no defaults and the same two cells, then calls ``functools.update_wrapper``
+    as ``functools.wraps(user_function)`` does (the name, qualified name, module, doc and annotations it sets
+    hide the ones the function was made with, whose only difference is 3.10's qualified name)."""
+    replaced: dict[str, Any] = {}
+    module = vars(dataclasses)
+
+    def _set_new_attribute(cls: type, name: str, value: Any) -> bool:
+        if name in cls.__dict__:
+            return True
+        if isinstance(value, FunctionType):
+            value.__qualname__ = f"{cls.__qualname__}.{value.__name__}"
+        setattr(cls, name, value)
+        return False
+
+    def _fields_in_init_order(fields: Any) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+        return (
+            tuple([f for f in fields if f.init and not f.kw_only]),
+            tuple([f for f in fields if f.init and f.kw_only]),
+        )
+
+    replaced["_set_new_attribute"] = _set_new_attribute
+    replaced["_fields_in_init_order"] = _fields_in_init_order
+    standard = getattr(dataclasses, "_recursive_repr", None)
+    inner = [
+        c
+        for c in getattr(getattr(standard, "__code__", None), "co_consts", ())
+        if type(c) is CodeType and c.co_name == "wrapper"
+    ]
+    if len(inner) == 1 and inner[0].co_freevars == ("repr_running", "user_function"):
+        wrapper_code = inner[0]
+        update_wrapper = functools.update_wrapper
+
+        def _recursive_repr(user_function: Any) -> Any:
+            closure = (CellType(set()), CellType(user_function))
+            return update_wrapper(FunctionType(wrapper_code, module, "wrapper", None, closure), user_function)
+
+        replaced["_recursive_repr"] = _recursive_repr
+    return replaced
+
+
 def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
     """What stands for ``dataclasses._repr_fn``, ``_cmp_fn``, ``_frozen_get_del_attr`` and ``_hash_fn``
     while the store is installed (3.10-3.12): each makes its method(s) from the ``__create_fn__`` code kept
@@ -212,7 +272,8 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         return made
 
     def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
-        return store.by_names(key) if _plain(globals) else None
+        # _plain(globals), without its call
+        return store.by_names(key) if type(globals) is dict and "__builtins__" in globals else None
 
     def _repr_fn(fields: Any, globals: Any) -> Any:
         key = ("__repr__", *[f.name for f in fields])
@@ -261,25 +322,21 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
     as the kept recipe says.
 
     The text of ``__init__`` (``_init_fn``, ``_field_init``, ``_init_param``, ``_create_fn``) is made of
-    ``frozen``, ``has_post_init``, ``self_name``, ``slots`` and, for each field (of ``fields``, then of
-    ``std_fields`` and ``kw_only_fields``), its name and whether it is an InitVar, in ``__init__``, has a
-    default and has a factory: the key. The values ``__create_fn__`` is called with are each field's type,
-    default or factory, or one of four constants; which is which is learnt once per key by making the same
-    ``__init__`` from copies of the fields holding a new object in place of each (the text does not change:
-    only whether a default or factory is given is read), and kept only when the recipe gives the very
-    objects the real call got. Writing the text cost ~8,000 instructions a field (~580 in a check)."""
+    ``frozen``, ``has_post_init``, ``self_name``, ``slots`` and, for each field of ``fields``, its name and
+    whether it is an InitVar, in ``__init__``, has a default, has a factory and is keyword-only: the key.
+    ``std_fields`` and ``kw_only_fields`` are the fields in ``__init__`` that are not and that are
+    keyword-only, in order (``_fields_in_init_order``, what ``_process_class`` passes in 3.10-3.12), so the
+    flags give them; they are compared with that split (by identity), and any other pair takes the standard
+    way (before dcls34 each of their fields was in the key again). The values ``__create_fn__`` is called
+    with are each field's type, default or factory, or one of four constants; which is which is learnt once
+    per key by making the same ``__init__`` from copies of the fields holding a new object in place of each
+    (the text does not change: only whether a default or factory is given is read), and kept only when the
+    recipe gives the very objects the real call got. Writing the text cost ~8,000 instructions a field
+    (~580 in a check)."""
     standard = dataclasses._init_fn
     missing, initvar = dataclasses.MISSING, dataclasses._FIELD_INITVAR
     # an argument of __create_fn__ that is not a field's: by its number in the recipe (-1 to -4)
     constants = (missing, dataclasses._HAS_DEFAULT_FACTORY, object, None)
-
-    def flags(f: Any) -> int:
-        return (
-            (1 if f._field_type is initvar else 0)
-            + (2 if f.init else 0)
-            + (0 if f.default is missing else 4)
-            + (0 if f.default_factory is missing else 8)
-        )
 
     def learn(key: tuple[Any, ...], args: tuple[Any, ...]) -> Any:
         if not _plain(args[6]):  # globals: never asked for by key (kept_for), so not learnt
@@ -338,15 +395,31 @@ def _init_by_names(dataclasses: ModuleType, store: Store, kept_for: Any) -> Any:
         globals: Any,
         slots: bool,
     ) -> Any:
-        key = ["__init__", 1 if frozen else 0, 1 if has_post_init else 0, self_name, 1 if slots else 0]
-        for part in (fields, std_fields, kw_only_fields):
-            key.append(len(part))
-            for f in part:
-                key.append(f.name)
-                key.append(flags(f))
+        args = (fields, std_fields, kw_only_fields, frozen, has_post_init, self_name, globals, slots)
+        if list(std_fields) != [f for f in fields if f.init and not f.kw_only] or list(kw_only_fields) != [
+            f for f in fields if f.init and f.kw_only
+        ]:
+            return standard(*args)  # not the split the key stands for: never learnt nor served
+        key = [
+            "__init__",
+            1 if frozen else 0,
+            1 if has_post_init else 0,
+            self_name,
+            1 if slots else 0,
+            len(fields),
+        ]
+        for f in fields:
+            key.append(f.name)
+            # what the text is made of besides the name: InitVar, in __init__, a default, a factory, where
+            key.append(
+                (1 if f._field_type is initvar else 0)
+                + (2 if f.init else 0)
+                + (0 if f.default is missing else 4)
+                + (0 if f.default_factory is missing else 8)
+                + (16 if f.kw_only else 0)
+            )
         entry = kept_for(tuple(key), globals)
         if entry is None:
-            args = (fields, std_fields, kw_only_fields, frozen, has_post_init, self_name, globals, slots)
             return learn(tuple(key), args)
         return FunctionType(entry[0], globals)(*_arguments(entry[1:], fields, constants))
 
@@ -565,52 +638,110 @@ def _fits_text(text: str, code: CodeType) -> bool:
     if code.co_name == "<module>":
         return "__create_fn__" in code.co_names
     head = text.partition("\n")[0]
-    if code.co_name != "__create_fn__" or not head.startswith("def __create_fn__(") or code.co_kwonlyargcount:
+    if not _fits_maker(code) or not head.startswith("def __create_fn__("):
         return False
     params = head[len("def __create_fn__(") :].rpartition(")")[0]
     return [p.strip() for p in params.split(",") if p.strip()] == list(code.co_varnames[: code.co_argcount])
+
+
+def _fits_maker(code: Any) -> bool:
+    """Whether ``code`` can be made a function as :meth:`Store.exec` and :func:`_by_names` make one
+    (``FunctionType(code, globals)``: a code with free variables needs a closure, a TypeError there) and
+    called with its named parameters, by position or by name (none positional-only or keyword-only)."""
+    return (
+        type(code) is CodeType
+        and code.co_name == "__create_fn__"
+        and not code.co_kwonlyargcount
+        and not code.co_posonlyargcount
+        and not code.co_freevars
+    )
+
+
+_FROZEN_PARAMETERS = ("cls", "FrozenInstanceError")
+
+
+@functools.lru_cache(maxsize=1)
+def _parameter_names() -> tuple[str, str, str, str] | None:
+    """What the running ``dataclasses`` names ``__init__``'s parameter for a field's type and for its default
+    or factory, around the field's name: (type prefix, type suffix, default prefix, default suffix), asked
+    of its own ``_init_param`` (3.10-3.12). 3.10 and 3.11 write ``_type_NAME`` and ``_dflt_NAME``
+    (3.11.7 dataclasses.py:525, 521), 3.12 ``__dataclass_type_NAME__`` and ``__dataclass_dflt_NAME__``
+    (3.12.1 dataclasses.py:565, 561): names typed here for one release rejected every other release's
+    ``__init__`` entries, learnt again on every run. None (no entry fits) when it cannot be asked."""
+
+    dataclasses = _import_dataclasses()
+    # a field with a default, named "@" (in no parameter name dataclasses writes)
+    probe = SimpleNamespace(name="@", default=None, default_factory=dataclasses.MISSING)
+    try:
+        text = dataclasses._init_param(probe)
+    except Exception:  # another dataclasses: no __init__ entry is believed
+        return None
+    if not isinstance(text, str):
+        return None
+    # "@:<type prefix>@<type suffix>=<default prefix>@<default suffix>"
+    head, _, rest = text.partition(":")
+    typed, _, defaulted = rest.partition("=")
+    type_parts, default_parts = typed.split("@"), defaulted.split("@")
+    if head != "@" or len(type_parts) != 2 or len(default_parts) != 2:
+        return None
+    if not type_parts[0] or not default_parts[0]:
+        return None
+    return type_parts[0], type_parts[1], default_parts[0], default_parts[1]
 
 
 def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
     """Whether ``codes`` can be a method made of ``key`` (:func:`_by_names`): ``__init__``'s code and one
     number per parameter, each naming a constant or a type, default or factory its field has (the key's
     flags, ``_init_by_names``); the frozen pair's two codes taking ``cls`` and ``FrozenInstanceError``;
-    any other method's one code taking nothing."""
+    any other method's one code taking nothing.
+
+    Checked for every entry of every store read (a check's 454): the parameter each field number may name
+    is listed once per key, not formatted per parameter (dcls34: 7.4 M -> ~2.5 M instructions)."""
     code = codes[0]
-    if type(code) is not CodeType or code.co_name != "__create_fn__" or code.co_kwonlyargcount:
+    if not _fits_maker(code):
         return False
-    if key[0] == "__init__":
+    method = key[0]
+    if method == "__init__":
+        count = key[5] if len(key) > 5 else None
         recipe = codes[1:]
-        if len(key) < 6 or type(key[5]) is not int or len(key) < 6 + 2 * key[5]:
+        if type(count) is not int or len(key) < 6 + 2 * count or len(recipe) != code.co_argcount:
             return False
-        names, flags = key[6 : 6 + 2 * key[5] : 2], key[7 : 6 + 2 * key[5] : 2]
-        if len(recipe) != code.co_argcount or any(type(f) is not int for f in flags):
+        parameter_names = _parameter_names()
+        if parameter_names is None:
             return False
+        type_prefix, type_suffix, default_prefix, default_suffix = parameter_names
+        # the parameter dataclasses names after field i: for its type (number 3i), for its default (3i + 1,
+        # when its flags say it has one) or for its factory (3i + 2)
+        named: dict[int, str] = {}
+        number = 0
+        for name, flag in zip(key[6 : 6 + 2 * count : 2], key[7 : 6 + 2 * count : 2], strict=False):
+            if type(flag) is not int or type(name) is not str:
+                return False
+            named[number] = type_prefix + name + type_suffix
+            if flag & 4:
+                named[number + 1] = default_prefix + name + default_suffix
+            if flag & 8:
+                named[number + 2] = default_prefix + name + default_suffix
+            number += 3
         for number, parameter in zip(recipe, code.co_varnames, strict=False):
-            if type(number) is not int or not -4 <= number < 3 * len(flags):
+            if type(number) is not int:
                 return False
-            # the parameter dataclasses names after the field (3.10-3.12: _type_NAME; _dflt_NAME for its
-            # default or factory), or a constant's, which is named after no field
-            prefix = "_type_" if number >= 0 and number % 3 == 0 else "_dflt_" if number >= 0 else ""
-            if prefix and parameter != f"{prefix}{names[number // 3]}":
-                return False
-            if not prefix and parameter.startswith(("_type_", "_dflt_")):
-                return False
-            kind = number % 3 if number >= 0 else 0
-            if (kind == 1 and not flags[number // 3] & 4) or (kind == 2 and not flags[number // 3] & 8):
+            if number >= 0:
+                if named.get(number) != parameter:
+                    return False
+            # a constant's (-1 to -4), which is named after no field
+            elif number < -4 or parameter.startswith((type_prefix, default_prefix)):
                 return False
         return True
-    frozen = key[0] == "__setattr__"
-    if len(codes) != (2 if frozen else 1):
-        return False
-    wanted = ("cls", "FrozenInstanceError") if frozen else ()
-    return all(
-        type(one) is CodeType
-        and one.co_name == "__create_fn__"
-        and not one.co_kwonlyargcount
-        and one.co_varnames[: one.co_argcount] == wanted
-        for one in codes
-    )
+    if method == "__setattr__":
+        other = codes[1] if len(codes) == 2 else None
+        return (
+            other is not None
+            and code.co_varnames[: code.co_argcount] == _FROZEN_PARAMETERS
+            and _fits_maker(other)
+            and other.co_varnames[: other.co_argcount] == _FROZEN_PARAMETERS
+        )
+    return len(codes) == 1 and not code.co_argcount
 
 
 def store_path(command: str = "argtrace") -> str | None:
@@ -685,6 +816,7 @@ def kept(path: str | None = None, command: str = "argtrace") -> Iterator[Store |
                         replaced = _classifying_once(dataclasses, identifier)
                         if sys.version_info[:2] <= (3, 12):  # 3.13 writes every method in one text
                             replaced.update(_by_names(dataclasses, store))
+                            replaced.update(_steps_once(dataclasses))
                         standard = {name: getattr(dataclasses, name) for name in replaced}
                         vars(dataclasses).update(replaced)
     if not outer:
