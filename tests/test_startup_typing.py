@@ -1,4 +1,5 @@
-"""Start-up: a plain check never imports ``typing`` (session 33, typing34; docs/status.md "Start-up, session 33 (typing34)").
+"""Start-up: a plain check never imports ``typing`` (typing34; docs/status.md "Start-up, session 33
+(typing34)").
 
 ``typing`` (160 KB of bytecode, ~47 classes) was imported by nearly every module, for names that only
 annotations use, and annotations are never evaluated (``from __future__ import annotations``). Each module
