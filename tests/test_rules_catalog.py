@@ -162,3 +162,13 @@ def test_rules_code_prints_its_page() -> None:
     result = run_cli(["rules", "sh004"])
     assert result.status == 0
     assert result.stdout == rule_markdown(next(r for r in RULES if r.code == "SH004")) + "\n"
+
+
+def test_a_literal_brace_the_test_writes_doubled_is_shown_once_on_the_page() -> None:
+    from argtrace.rules.docs import rule_markdown
+
+    rule = next(r for r in RULES if r.code == "PA062")
+    assert any("{{" in word for word in rule.example.argv)  # the test fills placeholders with format_map
+    page = rule_markdown(rule)
+    assert "{{" not in page and "}}" not in page
+    assert '{"method": "eagle3", "model": "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B"}' in page

@@ -27,6 +27,13 @@ def visible(text: str) -> str:
     return _CONTROL.sub(lambda m: "\\r" if m.group(0) == "\r" else f"\\x{ord(m.group(0)):02x}", text)
 
 
+def _typed(word: str) -> str:
+    """An example's word as a user types it. The rule test fills placeholders (``{tmp}``) with
+    ``str.format_map``, so a literal brace is written doubled (``'{{"method": "eagle3"}}'``); the page shows
+    it once, as the command the test runs."""
+    return word.replace("{{", "{").replace("}}", "}") if "{{" in word or "}}" in word else word
+
+
 def _example_markdown(example: Example) -> str:
     lines = []
     if example.summary is not None:
@@ -35,7 +42,7 @@ def _example_markdown(example: Example) -> str:
         for name, content in example.files.items():
             text = content.decode("utf-8", "backslashreplace") if isinstance(content, bytes) else content
             lines.append(f"`{name}`:\n\n```\n{visible(text).rstrip()}\n```\n")
-    argv = " ".join(shlex.quote(a) for a in example.argv)
+    argv = " ".join(shlex.quote(_typed(a)) for a in example.argv)
     lines.append(f"```\nargtrace {visible(argv)}\n```\n")
     if example.needs:
         lines.append(f"(needs: {', '.join(example.needs)})\n")
