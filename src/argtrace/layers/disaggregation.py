@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from argtrace import safe_json
 from argtrace.frameworks.router_launch import RouterLaunch
-from argtrace.model import Basis, Evidence, Finding, Severity
+from argtrace.model import Basis, Evidence, Finding, Severity, as_int
 from argtrace.package_data import bundled_json
 
 TYPE_CHECKING = False
@@ -92,13 +92,6 @@ class _Pd:
     findings: list[Finding] = field(default_factory=list)
 
 
-def _int(value: object) -> int | None:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return None
-
-
 def _known(server: PdServer, name: str, default: object) -> object:
     """The start's value of ``name``; None when its argv gives it but the value is not known statically
     (the values hold the release's defaults for what the argv does not give)."""
@@ -118,11 +111,11 @@ def _host(server: PdServer) -> str | None:
 
 
 def _port(server: PdServer) -> int | None:
-    return _int(_known(server, "port", _SGLANG_SERVER_PORT))
+    return as_int(_known(server, "port", _SGLANG_SERVER_PORT))
 
 
 def _bootstrap(server: PdServer) -> int | None:
-    return _int(_known(server, "disaggregation_bootstrap_port", 8998))
+    return as_int(_known(server, "disaggregation_bootstrap_port", 8998))
 
 
 def _same_bind(a: str | None, b: str | None) -> bool:
@@ -130,7 +123,7 @@ def _same_bind(a: str | None, b: str | None) -> bool:
 
 
 def _first_rank(server: PdServer) -> bool:
-    return _int(server.values.get("node_rank", 0)) in (0, None)
+    return as_int(server.values.get("node_rank", 0)) in (0, None)
 
 
 def _server_at(url: str, servers: Sequence[PdServer]) -> list[PdServer]:
@@ -324,7 +317,7 @@ def _router_pairs(router: RouterLaunch, servers: Sequence[PdServer], out: list[F
                 )
                 continue
             listens = _bootstrap(s)
-            port = None if given is None or given.lower() == "none" else _int(given)
+            port = None if given is None or given.lower() == "none" else as_int(given)
             if port is not None:
                 if listens is not None and port != listens:
                     out.append(
@@ -390,7 +383,7 @@ def _backends(servers: Sequence[PdServer], out: list[Finding]) -> None:
                 fix="give every prefill and decode server the same --disaggregation-transfer-backend",
             )
         )
-    tps = {s.index: _int(s.values.get("tp_size", 1)) for s in sg}
+    tps = {s.index: as_int(s.values.get("tp_size", 1)) for s in sg}
     if len({tps[s.index] for s in prefills} | {tps[s.index] for s in decodes}) > 1:
         # SGLang slices the KV cache between TP sizes for MLA and plain attention, but refuses it for non-MLA
         # hybrid models (SWA, mamba states): which kind the model is needs its config, not read here
@@ -611,7 +604,7 @@ def _vllm(servers: Sequence[PdServer], out: list[Finding]) -> None:
                     fix='give the decode instance "kv_role":"kv_consumer","kv_rank":1',
                 )
             )
-    tps = {s.index: _int(s.values.get("tensor_parallel_size", 1)) for s, _ in nccl}
+    tps = {s.index: as_int(s.values.get("tensor_parallel_size", 1)) for s, _ in nccl}
     if len(set(tps.values())) > 1:
         out.append(
             PA_PD_DISAGREE.finding(
