@@ -33,6 +33,7 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.fastpaths import FastPaths
 from argtrace.layers.shell.invocation import option_texts, sbatch_job
+from argtrace.layers.shell.pythonfile import program_file, run_program
 from argtrace.layers.shell.scriptpath import as_bash_file, runs_shell_script
 from argtrace.layers.shell.state import Var
 from argtrace.layers.shell.stdin_text import command_stdin, filter_output, heredoc_text, stdin_filter
@@ -619,6 +620,11 @@ class Commands(FastPaths):
         inner, assigned = unwrap_with_env(option_texts(argv, texts))
         per_task: Mapping[str, str] | None = None
         export = None
+        # a Python program (`python3 serve.py`, `./serve.py`): its server starts (layers/shell/pythonfile.py)
+        if (program := program_file(self, texts, inner)) is not None:
+            given = {**prefix_env, **{n: (v, argv[i].at, f"{n}={v}", None) for i, n, v in assigned}}
+            if (ran := run_program(self, argv, program, given, at)) is not None:
+                return ran
         # a shell script run by its path (`./start.sh`, `nohup ./serve.sh &`): bash runs it as `bash FILE`
         by_path = inner < len(texts) and runs_shell_script(self, texts[inner])
         if 0 < inner < len(texts) and (by_path or texts[inner].rsplit("/", 1)[-1] in ("bash", "sh")):
@@ -689,9 +695,12 @@ class Commands(FastPaths):
         unknown_env: Mapping[str, str] | None = None,
         export: Export | None = None,
         redirs: list[tuple[str | None, str, str | None, str, L.RedirTok]] | None = None,
+        program: tuple[str, str] | None = None,
     ) -> int | None:
         """``bash -c 'string'`` / ``bash script.sh`` / ``bash -s`` with a script on stdin (``redirs``, or the
         pipe from a producer the script gives): a child that sees only exported variables.
+        ``program``: the text and path of what the file amounts to, read in its place (a Python program's
+        server starts, layers/shell/pythonfile.py).
 
         ``unknown_env``: variables the child starts with whose values are not known here (under ``srun``,
         each task's own SLURM_NODEID...): they replace what this shell exported. ``export``: ``srun
@@ -748,6 +757,10 @@ class Commands(FastPaths):
             arg0 = texts[i + 1] if i + 1 < len(texts) else "bash"
             rest = texts[i + 2 :]
             src = Source(self.src.label, _prepare(code), None, fixed_at=argv[i].at)
+        elif program is not None:
+            code, program_path = program
+            arg0, rest = texts[i], texts[i + 1 :]
+            src = Source(texts[i] or program_path, _prepare(code), program_path)
         else:
             path = self.resolve_path(texts[i] or "")
             if (

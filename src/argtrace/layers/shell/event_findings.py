@@ -73,6 +73,8 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     evidence=[Evidence("shell", e.at, words)],
                 )
             )
+        elif e.kind == "python_program":
+            out.extend(d["findings"])  # what the Python launch reader found in the program (TP094...)
         elif e.kind == "nounset" and d.get("caller"):
             out.append(
                 R.SH012.finding(

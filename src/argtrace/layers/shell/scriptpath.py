@@ -14,7 +14,7 @@ are the call's words and its environment the exported variables. So the evaluato
 
 Not followed (as before this module): a word without a ``/`` (looked up on the PATH of the machine that
 runs the launch, not this one), a file missing or unreadable here, a binary, a script of another
-interpreter (a ``#!/usr/bin/env python3`` script is not followed, as ``python3 FILE`` is not). The file's
+interpreter (a ``#!/usr/bin/env python3`` program is read as ``python3 FILE`` is: pythonfile.py). The file's
 execute bit is not asked: a file copied here from a post may have lost it. Pure but for reading the file's
 first bytes (``hostfs``: the node's files under ``--host``).
 """

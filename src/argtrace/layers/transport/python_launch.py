@@ -117,8 +117,16 @@ class PythonLaunch:
         return {"python": {"notebook": self.notebook, "calls": self.calls}}
 
 
-def read_python_launch(label: str, data: bytes, *, release: str | None = None) -> PythonLaunch:
-    """The server starts of the Python program or notebook ``data``."""
+def read_python_launch(
+    label: str, data: bytes, *, release: str | None = None, shell_reads: bool = False
+) -> PythonLaunch:
+    """The server starts of the Python program or notebook ``data``.
+
+    ``shell_reads``: the program is run by a shell script argtrace reads (``python3 serve.py A``), whose
+    environment and arguments are the program's: its ``os.environ[...]``, ``os.getenv(...)`` and
+    ``sys.argv[N]`` reads are written as the shell expansions that give the same value (``${NAME}``,
+    ``${NAME-default}``, ``${N}``) for the script's evaluator to fill, and a ``Popen`` start is written
+    without ``&``: the program, not the shell, holds the process (layers/shell/pythonfile.py)."""
     from argtrace.model import UsageError
 
     code = python_code(label, data)
@@ -131,7 +139,7 @@ def read_python_launch(label: str, data: bytes, *, release: str | None = None) -
         ) from exc
     except (RecursionError, MemoryError, ValueError) as exc:
         raise UsageError(f"{label}: Python cannot parse this file ({type(exc).__name__})") from None
-    reader = _Reader(label, tree, code, release)
+    reader = _Reader(label, tree, code, release, shell_reads)
     try:
         reader.read()
     except RecursionError:  # an expression nested deeper than Python's own stack: no launch reads so
@@ -140,8 +148,11 @@ def read_python_launch(label: str, data: bytes, *, release: str | None = None) -
 
 
 class _Reader:
-    def __init__(self, label: str, tree: ast.Module, code: PythonCode, release: str | None) -> None:
+    def __init__(
+        self, label: str, tree: ast.Module, code: PythonCode, release: str | None, shell_reads: bool = False
+    ) -> None:
         self.label = label
+        self.shell_reads = shell_reads
         self.tree = tree
         self.code = code
         self.release = release
@@ -653,6 +664,9 @@ class _Reader:
         return shlex.quote(str(word))
 
     def _placeholder(self, unknown: Unknown) -> str:
+        """The inside of the ``${...}`` that stands for ``unknown`` in the shell text."""
+        if self.shell_reads and (expansion := shell_expansion(unknown.text)) is not None:
+            return expansion
         base = re.sub(r"\W+", "_", _without_values(unknown.text)).strip("_")[:40] or "value"
         name = f"PY_{base}"
         why = f"{unknown.why} (the Python value `{unknown.text}`, {self.label}:{unknown.line})"
@@ -686,7 +700,8 @@ class _Reader:
     ) -> None:
         line = call.lineno
         column = getattr(node or call, "col_offset", 0) + (1 if node is not None else 0)
-        self.commands.append((line, column, text + (" &" if background else "")))
+        shell_job = background and not self.shell_reads  # under a shell script the program holds the Popen
+        self.commands.append((line, column, text + (" &" if shell_job else "")))
         entry = read or {"at": self._at(call), "call": name}
         entry["shell"] = text
         self.calls.append(entry)
@@ -769,3 +784,44 @@ def _mentions_server(node: ast.AST, values: Values, line: int) -> bool:
             ):
                 return True
     return False
+
+
+# a name bash can expand (bash(1), DEFINITIONS: "name"), and a default bash's `${NAME-WORD}` takes as it is
+# (no expansion, quote or `}` in WORD)
+_SHELL_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+_PLAIN_DEFAULT = re.compile(r"[A-Za-z0-9_./:,@%+=~-]*\Z")
+_GETENV = frozenset({"os.getenv", "getenv", "os.environ.get", "environ.get"})
+
+
+def shell_expansion(text: str) -> str | None:
+    """The shell expansion (inside ``${...}``) that gives a program run by a shell what ``text`` reads:
+    ``os.environ['M']`` -> ``M?``, ``os.getenv('M', 'x')`` -> ``M-x`` (Python's default when the name is
+    unset, as bash's ``-``), ``sys.argv[2]`` -> ``2``; None for any other expression."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return None
+    if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
+        key, target = node.slice.value, ast.unparse(node.value)
+        if target in ("os.environ", "environ") and isinstance(key, str) and _SHELL_NAME.match(key):
+            return f"{key}?"  # unset: a KeyError stops the program, as `${NAME?}` stops a script
+        if target == "sys.argv" and isinstance(key, int) and not isinstance(key, bool) and 0 <= key <= 9:
+            return str(key)
+        return None
+    if not (isinstance(node, ast.Call) and ast.unparse(node.func) in _GETENV and not node.keywords):
+        return None
+    if not 1 <= len(node.args) <= 2 or not all(isinstance(a, ast.Constant) for a in node.args):
+        return None
+    key = node.args[0].value  # type: ignore[attr-defined]
+    if not (isinstance(key, str) and _SHELL_NAME.match(key)):
+        return None
+    if len(node.args) == 1:
+        return key
+    default = node.args[1].value  # type: ignore[attr-defined]
+    if (
+        isinstance(default, bool)
+        or not isinstance(default, (str, int))
+        or not _PLAIN_DEFAULT.match(str(default))
+    ):
+        return None
+    return f"{key}-{default}"
