@@ -197,3 +197,31 @@ def test_the_ignored_assignment_of_a_secret_is_redacted(tmp_path: Path) -> None:
     report = _report(tmp_path, text, version="0.33.0")
     assert "hf_AbCd" not in json.dumps(report) and "hf_ZyXw" not in json.dumps(report)
     assert [(c, s) for c, s, _ in _judged(report)] == [("PA038", "HF_TOKEN")]
+
+
+@pytest.mark.parametrize(
+    ("srun", "address"),
+    [
+        # `env` runs in each task, after srun chose its environment: HEAD reaches the task's shell
+        ("srun --export=NONE env HEAD=node7", "node7:5000"),
+        # `env` before srun is the caller's: --export=NONE drops it like any other variable
+        ("env HEAD=node7 srun --export=NONE", ":5000"),
+    ],
+)
+def test_an_env_assignment_inside_the_task_survives_export_none(
+    tmp_path: Path, srun: str, address: str
+) -> None:
+    report = _report(tmp_path, _job(srun))
+    assert _addr(report) == address
+
+
+def test_task_assignments_only_after_srun() -> None:
+    from argtrace.layers.slurm import task_assignments
+
+    words = ["env", "A=1", "srun", "--export=NONE", "env", "B=2"]
+    export = srun_export(words, {})
+    assert export is not None
+    assert task_assignments(export, words, [(1, "A", "1"), (5, "B", "2")]) == Export(
+        False, at="--export=NONE", sets=(("B", "2"),)
+    )
+    assert task_assignments(None, words, [(5, "B", "2")]) is None

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from argtrace.frameworks.detect import SRUN_WITH_VALUE
 from argtrace.layers.nodescope import srun_index
@@ -260,7 +260,8 @@ class Export:
     assigned: tuple[tuple[str, str], ...] = ()
     at: str = "--export"  # the srun option as written, for the reason a variable is missing
     # what srun itself sets in each task from its options: SLURM_GPUS_ON_NODE ("Number of GPUs available
-    # to the step on this node", srun(1)) from --gpus-per-node / --gres=gpu:N
+    # to the step on this node", srun(1)) from --gpus-per-node / --gres=gpu:N; and an `env NAME=VALUE`
+    # the task runs before the command (task_assignments)
     sets: tuple[tuple[str, str], ...] = ()
 
     def keeps(self, name: str) -> bool:
@@ -326,6 +327,22 @@ def sbatch_wrap(words: Sequence[str | None]) -> tuple[int, int] | None:
         if word is not None and not word.startswith("-") and not (words[i - 1] or "").startswith("-"):
             return None  # the batch script: options after it are the script's own
     return None
+
+
+def task_assignments(
+    export: Export | None, words: Sequence[str | None], assigned: Sequence[tuple[int, str, str]]
+) -> Export | None:
+    """``export`` with the ``env NAME=VALUE`` assignments among ``words`` that come after ``srun``
+    (``srun --export=NONE env PORT=9 ./s.sh``): ``env`` runs in each task, after srun has chosen the task's
+    environment, so NAME reaches the script whatever ``--export`` says (env(1): "Set each NAME to VALUE in
+    the environment and run COMMAND"). ``assigned``: (word index, name, value), as ``unwrap_with_env``
+    gives them. An assignment before ``srun`` (``env X=1 srun ...``) is the caller's and stays subject to
+    ``--export``."""
+    if export is None:
+        return None
+    at = srun_index(words)
+    late = tuple((name, value) for i, name, value in assigned if at is not None and i > at)
+    return replace(export, sets=export.sets + late) if late else export
 
 
 def srun_export(

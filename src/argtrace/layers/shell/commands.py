@@ -629,13 +629,13 @@ class Commands(FastPaths):
         by_path = inner < len(texts) and runs_shell_script(self, texts[inner])
         if 0 < inner < len(texts) and (by_path or texts[inner].rsplit("/", 1)[-1] in ("bash", "sh")):
             if any(t.rsplit("/", 1)[-1] == "srun" for t in texts[:inner]):
-                from argtrace.layers.slurm import PER_TASK, srun_export
+                from argtrace.layers.slurm import PER_TASK, srun_export, task_assignments
 
                 per_task = PER_TASK  # srun bash -c '...': each task expands its own SLURM_NODEID
                 # srun --export: which of this shell's variables reach each task's shell
                 exported = {k: v[0] for k, v in self.exported_env().items()}
                 exported.update({k: v[0] for k, v in prefix_env.items()})
-                export = srun_export(texts[:inner], exported)
+                export = task_assignments(srun_export(texts[:inner], exported), texts[:inner], assigned)
                 self._export_ignored(export, exported, at)
             # `env X=1 bash ...`: X is in the child's environment, as a prefix assignment is
             prefix_env = {**prefix_env, **{n: (v, argv[i].at, f"{n}={v}", None) for i, n, v in assigned}}
