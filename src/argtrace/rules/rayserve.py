@@ -1,5 +1,6 @@
 """Rules of Ray Serve LLM as a launch carrier (TP080-TP082): what Ray does with an ``llm_configs`` entry of a
-serve config before vLLM's engine sees it (ray 2.60.0, read from its wheel: ``data/ray_serve_llm.json``)."""
+serve config before vLLM's engine sees it (ray 2.60.0, read from its wheel: ``data/ray_serve_llm.json``);
+and what KubeRay does to a Ray pod's command (TP108, layers/transport/kuberay.py)."""
 
 from __future__ import annotations
 
@@ -99,5 +100,49 @@ TP082 = Rule(
     correct=Example(
         files={"serve.yaml": _APP},
         argv=("check", "serve.yaml"),
+    ),
+)
+
+_RAY_HEAD = (
+    "apiVersion: ray.io/v1\nkind: RayCluster\nmetadata:\n  name: vllm\nspec:\n  headGroupSpec:\n"
+    "    rayStartParams: {}\n    template:\n      spec:\n        containers:\n        - name: ray-head\n"
+    "          image: vllm/vllm-openai:v0.10.2\n"
+)
+
+TP108 = Rule(
+    code="TP108",
+    layer="transport",
+    severity="error",
+    title="KubeRay re-splits the Ray container's command, so words of it are lost",
+    rationale=(
+        "Unless the Ray container's command already says `ray start` (or the pod template is annotated "
+        '`ray.io/overwrite-container-cmd: "true"`), KubeRay joins its `command` and `args` into one string, '
+        "each word between spaces and none quoted, and runs `/bin/bash -c -- '<that> && ulimit ...; "
+        "ray start ...'` instead (ray-project/kuberay, ray-operator/controllers/ray/common/pod.go: BuildPod, "
+        "convertCmdToString). A word with a space in it, the script of `bash -c` or a JSON value, is split "
+        "again: `bash -c` then runs only the first word of the script, the rest becoming `$0`, `$1`..., so "
+        "the server never gets its arguments."
+    ),
+    fix=(
+        "Give the server command as separate words without `bash -c` (KubeRay runs it with `bash -c` "
+        "itself), quoting inside one word what must stay one word; or start Ray first in the same command "
+        "(`ray start --head ... && vllm serve ...`), which KubeRay leaves as written; or annotate the pod "
+        'template `ray.io/overwrite-container-cmd: "true"` and start Ray yourself.'
+    ),
+    example=Example(
+        files={
+            "ray.yaml": _RAY_HEAD
+            + '          command: ["/bin/bash", "-c"]\n'
+            + '          args: ["vllm serve Qwen/Qwen3-8B --max-model-len 8192"]\n'
+        },
+        argv=("check", "ray.yaml"),
+    ),
+    correct=Example(
+        files={
+            "ray.yaml": _RAY_HEAD
+            + '          command: ["/bin/bash", "-c"]\n'
+            + '          args: ["ray start --head && vllm serve Qwen/Qwen3-8B --max-model-len 8192"]\n'
+        },
+        argv=("check", "ray.yaml"),
     ),
 )

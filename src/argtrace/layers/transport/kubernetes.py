@@ -131,13 +131,19 @@ def _kubernetes(label: str, docs: Sequence[Any], container: str | None, result: 
             from argtrace.layers.transport.rayserve import serve_config_v2
 
             serve_config_v2(label, item, result)
+        ray = None
+        if _scalar(_get(item, "kind")) in ("RayCluster", "RayJob", "RayService"):
+            from argtrace.layers.transport.kuberay import ray_findings, ray_pods  # KubeRay's pods, commands
+
+            result.findings.extend(ray_findings(item, label))
+            ray = ray_pods(item)
         result.findings.extend(serving_findings(item, label))
         if id(item) not in on_runtime and (isvc_args := model_args(item, label)) is not None:
             # the runtime these args are appended to is the cluster's: its program is not known here
             isvc, model_items = isvc_args
             model_where = f"InferenceService {isvc}'s `model.args`"
             docker_options_in_items("kubernetes", model_where, model_items, result)
-        for pod in on_runtime.get(id(item)) or pod_specs(item, label):
+        for pod in on_runtime.get(id(item)) or (pod_specs(item, label) if ray is None else ray):
             # the kubelet's service-link variables
             links = service_link_env(docs, item, pod.spec, default=pod.service_links)
             containers += [(n, c, pod, links, item) for n, c in _containers(pod.spec, pod.extra_containers)]

@@ -18,7 +18,8 @@ variables and downward-API fields the cluster sets in their containers beyond th
   LeaderWorkerSets, read as workloads; the groups that name a pod template per role, sgl-project/rbg's
   ``RoleBasedGroup`` and AIBrix's ``StormService`` (``spec.roles[]``, each role's template); sgl-project/ome's
   runtimes and InferenceService (``ome.io``: the engine's and decoder's ``runner``, leader and workers);
-  InftyAI/llmaz's inference ``Service`` (its ``workloadTemplate``, a LeaderWorkerSet's).
+  InftyAI/llmaz's inference ``Service`` (its ``workloadTemplate``, a LeaderWorkerSet's). KubeRay's RayCluster,
+  RayJob and RayService pods, with the command KubeRay writes, are kuberay.py's.
 
 StatefulSet pods have stable identities (Kubernetes docs, "StatefulSets", Pod Identity): pod ``NAME-i``
 for ordinals ``i`` from ``spec.ordinals.start`` (default 0) to ``start + replicas - 1``, hostname the pod
