@@ -31,7 +31,7 @@ from tests.batches import (
     table_counts,
     unsourced,
 )
-from tests.conftest import Launch, alarms
+from tests.conftest import Launch, alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_mixed36"
 
@@ -171,6 +171,22 @@ def test_the_worker_line_names_the_weights_step() -> None:
         == "Shard over more GPUs (--tp), use a quantized checkpoint, or free the GPU from other processes"
     )
     assert "by_step" not in oom
+
+
+def test_the_log_of_the_excerpt_names_the_weights_step(tmp_path: Path) -> None:
+    """`argtrace log` on the same excerpt (no frames, no start-up line): the step the worker line names, not
+    "a step this excerpt does not show" with the serving step's fix (lower the memory fraction)."""
+    log = tmp_path / "server.log"
+    log.write_text(quoted_text(CASES / "why" / "vllm14092_dsr1_70b_tp8_15gib_oom.txt") + "\n")
+    first = run_cli(["log", "--format", "json", str(log)]).json["findings"][0]
+    assert (first["code"], first["severity"]) == ("LG003", "error")
+    assert first["message"].startswith(
+        "[cuda-oom-weights] The GPU ran out of memory while loading the model weights (during loading the "
+        "weights)."
+    )
+    assert first["fix"] == (
+        "Shard over more GPUs (--tp), use a quantized checkpoint, or free the GPU from other processes"
+    )
 
 
 def test_worker_method_stage() -> None:
