@@ -22,14 +22,14 @@ if TYPE_CHECKING:
 
 def text_stage(text: str) -> str | None:
     """The start-up step the pasted traceback's frames were in (``frames_stage``, as ``argtrace log`` reads
-    them); None when the text has no frames or they do not say."""
-    from argtrace.layers.log.stages import frames_stage
+    them), else the step vLLM's worker wrapper lines name (``worker_method_stage``: "... while processing
+    method load_model."); None when neither says."""
+    from argtrace.layers.log.stages import frames_stage, worker_method_stage
 
     lines = text.splitlines()
     frames = [line for line in lines if re.search(r'\bFile "[^"]+", line \d+', line)]
-    if not frames:
-        return None
-    return frames_stage(frames, lines[-1] if lines else "")
+    stage = frames_stage(frames, lines[-1] if lines else "") if frames else None
+    return stage or worker_method_stage(text)
 
 
 def matched_signatures(texts: list[str], framework: str | None, text: str = "") -> list[dict[str, Any]]:

@@ -16,7 +16,13 @@ from argtrace.layers.log.launch import ErrorHit, Launch, stage_after
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 from argtrace.layers.log.prefix import split_prefix
 from argtrace.layers.log.signatures import Signature, catch_all, match_cut, match_line
-from argtrace.layers.log.stages import AFTER_ARGS_STAGES, frames_stage, serving_error, vllm_engine_config
+from argtrace.layers.log.stages import (
+    AFTER_ARGS_STAGES,
+    frames_stage,
+    serving_error,
+    vllm_engine_config,
+    worker_method_stage,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -141,6 +147,10 @@ def _match_errors(launch: Launch, framework: str | None, catalog: Any) -> None:
             # an exception line (not a wrapper's "EngineCore failed to start.", whose own traceback would
             # follow it: one further down is another failure's, logs19)
             stage = _cut_frames_stage(launch, err.line) or stage
+        if tb is None and stage == "unknown":
+            # no frames, no timeline: vLLM's worker wrapper lines name the method the workers were running
+            # ("... while processing method load_model.", stages.worker_method_stage; vllm#14092's excerpt)
+            stage = worker_method_stage("\n".join(e.text for e in launch.errors)) or stage
         if tb is None and stage == "validation" and _alone(launch, err.line):
             # a quoted exception line and nothing else (sglang-jax#1551's one line): no step shows, and
             # nothing says the arguments were being checked when it was raised

@@ -209,6 +209,35 @@ def frames_stage(block: Sequence[str], exc: str) -> str | None:
     return None
 
 
+# vLLM's worker wrappers name the method a worker was running when it raised: V0's
+# ``_run_worker_process`` logs "Exception in worker %s while processing method %s."
+# (multiproc_worker_utils.py, 0.6.3.post1-0.10.2; 0.7.3 :242) and ``execute_method`` "Error executing method
+# %s. This might cause deadlock in distributed execution." (worker/worker_base.py to 0.11.0,
+# v1/worker/worker_base.py 0.11.2-0.17.1, v1/executor/ray_utils.py 0.18.1-0.32.0; the name quoted or not), as
+# the message index read them from the wheels. A pasted excerpt often keeps that line and not the frames
+# (vllm#14092).
+_WORKER_METHOD = re.compile(r"\bwhile processing method (\w+)|\bError executing method '?(\w+)")
+# The worker methods whose step is one alone: ``load_model`` loads the weights; V0's
+# ``Worker.determine_num_available_blocks`` and V1's ``determine_available_memory`` run the memory profile
+# that sizes the KV cache (the index's "Error in memory profiling" assertion is in the former: 0.6.3.post1
+# vllm/worker/worker.py:232, 0.6.6.post1 vllm/v1/worker/gpu_worker.py:139; 0.33.0 gpu_worker.py:641 defines
+# the latter). ``initialize_cache`` is left out:
+# V0's also warms the model up (CUDA graphs), so an error there is in either step.
+_METHOD_STAGE = {
+    "load_model": "weights",
+    "determine_num_available_blocks": "kv_cache",
+    "determine_available_memory": "kv_cache",
+}
+
+
+def worker_method_stage(text: str) -> str | None:
+    """The step vLLM's worker wrapper lines in ``text`` name (``... while processing method load_model.``):
+    the step of the methods they name when all name the same one; None when none is named, a method's step
+    is not one alone, or two ranks were in different steps."""
+    stages = {_METHOD_STAGE.get(a or b) for a, b in _WORKER_METHOD.findall(text)}
+    return stages.pop() if len(stages) == 1 else None
+
+
 # The modules whose code runs only in the server's processes once it started (SGLang's scheduler, its
 # workers, the model and its layers, constrained decoding; vLLM's engine, workers, model executor): a raise
 # site there is reached after the configuration line was logged.

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/13640 (2025-02-21, open), seen 2026-12-05: a correct launch: the report's check list says Qwen/Qwen2-VL-72B-Instruct-AWQ runs with --tensor-parallel-size 2 on the same 2x A800 (vLLM 0.7.2). The posted command with that model in place of Qwen2.5-VL's.
+python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2-VL-72B-Instruct-AWQ --host 0.0.0.0 --port 8000 --tensor-parallel-size 2

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/42384 (2026-05-12, closed), seen 2026-12-05: a correct launch: the same report's "1x H100" recipe, --tensor-parallel-size 8, which it says initializes fine (vLLM 0.20.x). The command as posted (flags after --max-num cut in the excerpt); the GPUs are 8 H100s.
+vllm serve deepseek-ai/DeepSeek-V4-Pro --trust-remote-code --kv-cache-dtype fp8 --block-size 256 --enable-expert-parallel --tensor-parallel-size 8 --max-model-len 800000 --gpu-memory-utilization 0.95
