@@ -449,3 +449,47 @@ RS026 = Rule(
     "EAGLE3 launches without a draft (importing every model module costs 10-20 s). A class that defines the "
     "method gives an info: it may still not be an EAGLE3 draft.",
 )
+
+RS086 = Rule(
+    code="RS086",
+    layer="resolution",
+    severity="warning",
+    title="extra_buffer_lazy with speculative decoding on a release that refuses the pair",
+    basis="framework-code",
+    rationale=(
+        "SGLang 0.5.13.post1-0.5.16 assert that the extra_buffer_lazy Mamba strategy is not used with "
+        'speculative decoding ("extra_buffer_lazy unsupported with spec.", _validate_mamba_extra_buffer in '
+        "srt/server_args.py), inside `if speculative_num_draft_tokens is not None`, and the check runs "
+        "before handle_speculative_decoding fills the speculative defaults. With --speculative-num-draft-"
+        "tokens written the start stops at the assertion (an error); without it the server starts a pair "
+        "its release does not support (sglang#34786, 0.5.14: TypeError at the first verify). The assertion, "
+        "its guard and the call order are read from the wheels (scripts/gen_sglang_lazy_spec.py); 0.5.17 "
+        "and later support the pair."
+    ),
+    fix="use the extra_buffer strategy with speculative decoding, or sglang 0.5.17 or later",
+    example=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            "python -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --speculative-algorithm NEXTN "
+            "--mamba-scheduler-strategy extra_buffer_lazy",
+        ]
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            "python -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --speculative-algorithm NEXTN "
+            "--mamba-scheduler-strategy extra_buffer",
+        ]
+    ),
+    exceptions="An error when the launch writes --speculative-num-draft-tokens (the assertion stops the "
+    "start). Not with --disable-radix-cache. A note when nothing names the release and only other releases "
+    "read refuse the pair. The model is taken as hybrid: only hybrid architectures read the strategy.",
+)
