@@ -128,7 +128,7 @@ def test_lazy_buffer_with_nextn_on_a_release_that_refuses_the_pair() -> None:
     assert note["fix"] == (
         "use the extra_buffer strategy with speculative decoding (--mamba-scheduler-strategy extra_buffer, "
         "or --mamba-radix-cache-strategy where the release has it), or run sglang 0.5.17 or later, which "
-        "supports extra_buffer_lazy with speculative decoding"
+        "supports extra_buffer_lazy with EAGLE and NEXTN drafts (0.5.17 still refuses it with DFLASH)"
     )
     assert (note["severity"], note["basis"]) == ("warning", "framework-code")
 

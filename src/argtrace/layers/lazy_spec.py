@@ -10,9 +10,10 @@ that writes ``--speculative-num-draft-tokens`` stops at the assertion, and one t
 defaults passes the check and starts a combination the release does not support: sglang#34786 (0.5.14,
 NEXTN, lazy mode) died at the first verify with a TypeError in ``set_mamba_track_indices_from_reqs``
 (``mamba_next_track_idx`` is None: lazy mode skips its assignment in the extend path). 0.5.17 and later
-support the pair. The assertion, its guard and the call order are read from the wheels by
-scripts/gen_sglang_lazy_spec.py (frameworks/data/sglang_lazy_spec.json). The check reads the strategy only
-for hybrid architectures, which a launch writing it is taken to serve.
+support the pair for EAGLE and NEXTN drafts (0.5.17 refuses DFLASH with it). The assertion, its guard and
+the call order are read from the wheels by scripts/gen_sglang_lazy_spec.py
+(frameworks/data/sglang_lazy_spec.json). The check reads the strategy only for hybrid architectures, which
+a launch writing it is taken to serve.
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ _STRATEGIES = ("mamba_radix_cache_strategy", "mamba_scheduler_strategy")
 _FIX = (
     "use the extra_buffer strategy with speculative decoding (--mamba-scheduler-strategy extra_buffer, or "
     "--mamba-radix-cache-strategy where the release has it), or run sglang 0.5.17 or later, which supports "
-    "extra_buffer_lazy with speculative decoding"
+    "extra_buffer_lazy with EAGLE and NEXTN drafts (0.5.17 still refuses it with DFLASH)"
 )
 
 

@@ -464,7 +464,7 @@ RS086 = Rule(
         "tokens written the start stops at the assertion (an error); without it the server starts a pair "
         "its release does not support (sglang#34786, 0.5.14: TypeError at the first verify). The assertion, "
         "its guard and the call order are read from the wheels (scripts/gen_sglang_lazy_spec.py); 0.5.17 "
-        "and later support the pair."
+        "and later support the pair for EAGLE and NEXTN drafts."
     ),
     fix="use the extra_buffer strategy with speculative decoding, or sglang 0.5.17 or later",
     example=Example(
