@@ -304,6 +304,96 @@ def test_the_generators_on_minimal_modules() -> None:
     assert lazy_facts({"sglang/srt/server_args.py": "class ServerArgs:\n    pass\n"}) == {}
 
 
+_QWEN3_NEXT = REPO / "tests/data/models/qwen3-next-80b-a3b/config.json"
+
+
+def _mtp_checkpoint(directory: Path, tensors: list[str]) -> Path:
+    directory.mkdir()
+    (directory / "config.json").write_text(_QWEN3_NEXT.read_text())
+    index = {
+        "metadata": {"total_size": 1},
+        "weight_map": {name: "model-00001.safetensors" for name in tensors},
+    }
+    (directory / "model.safetensors.index.json").write_text(json.dumps(index))
+    return directory
+
+
+def test_rs087_on_the_fine_tuned_qwen3_next_of_ms_swift_6221(tmp_path: Path) -> None:
+    """ms-swift#6221's command with its checkpoint here (a stand-in: Qwen3-Next's config.json and an index
+    without the mtp.* tensors a full fine-tune's export dropped): RS087, an error on a release named, a
+    warning resting on the assumed one; with the tensors, nothing; nothing for a quantized checkpoint (the
+    strict check is off), another method, or a release whose wheel was not read (0.32.0 and 0.33.0 were)."""
+    command = (CASES / "msswift6221_qwen3next_finetuned_mtp_vllm.cmd").read_text().splitlines()[1]
+    base = ["model.embed_tokens.weight", "model.layers.0.linear_attn.in_proj_qkvz.weight", "lm_head.weight"]
+    without = _mtp_checkpoint(tmp_path / "without", base)
+    with_head = _mtp_checkpoint(tmp_path / "with", [*base, "mtp.fc.weight", "mtp.layers.0.mlp.gate.weight"])
+
+    def rs087(directory: Path, *options: str, method: str = "qwen3_next_mtp") -> list[dict[str, Any]]:
+        launch = command.replace("/xxx/qwen3-next/20251017/hf-full-202510171312", str(directory))
+        launch = launch.replace('"method":"qwen3_next_mtp"', f'"method":"{method}"')
+        report = run_cli(["check", "--format", "json", "--no-resolve", *options, "-c", launch]).json
+        return [f for f in report["findings"] if f["code"] == "RS087"]
+
+    (assumed,) = rs087(without)  # no release named: 0.33.0 is assumed, so a warning resting on it
+    assert (assumed["severity"], assumed["basis"]) == ("warning", "assumed")
+    (error,) = rs087(without, "--framework-version", "0.33.0")
+    assert (error["severity"], error["basis"], error["setting"]) == (
+        "error",
+        "framework-code",
+        "speculative_config",
+    )
+    assert error["message"] == (
+        "the qwen3_next_mtp draft loads the checkpoint's mtp.* tensors, and this checkpoint has none "
+        "(model.safetensors.index.json lists 3 tensors): vllm 0.33.0 leaves the draft's parameters unloaded "
+        'and stops while building it ("Following weights were not initialized from checkpoint", '
+        "DefaultModelLoader.track_weights_loading); a fine-tuned export often drops the MTP head"
+    )
+    assert [f["severity"] for f in rs087(without, "--framework-version", "0.32.0")] == ["error"]
+    assert [f["severity"] for f in rs087(without, "--framework-version", "0.33.0", method="mtp")] == ["error"]
+    assert rs087(with_head, "--framework-version", "0.33.0") == []
+    assert rs087(without, "--framework-version", "0.33.0", method="ngram") == []
+    assert rs087(without, "--framework-version", "0.20.0") == []
+    config = json.loads((without / "config.json").read_text())
+    config["quantization_config"] = {"quant_method": "fp8"}
+    (without / "config.json").write_text(json.dumps(config))
+    assert rs087(without, "--framework-version", "0.33.0") == []
+
+
+def test_the_mtp_draft_table_as_read_from_the_wheels() -> None:
+    """scripts/gen_vllm_mtp_weights.py on vLLM 0.32.0 and 0.33.0: Qwen3-Next to qwen3_next_mtp, the Qwen3.5
+    types (and two InternS2 ones) to qwen3_5_mtp, each keeping the mtp.* tensors; DeepSeek's and Nemotron-H's
+    drafts are not in it (no prefix filter; a rewrite nested in a further test)."""
+    data = json.loads((REPO / "src/argtrace/frameworks/data/vllm_mtp_weights.json").read_text())["releases"]
+    assert sorted(data) == ["0.32.0", "0.33.0"]
+    assert {t: (f["draft"], f["prefixes"]) for t, f in data["0.33.0"].items()} == {
+        "intern_s2_preview": ("qwen3_5_mtp", ["mtp."]),
+        "interns2_mobius": ("qwen3_5_mtp", ["mtp."]),
+        "qwen3_5": ("qwen3_5_mtp", ["mtp."]),
+        "qwen3_5_moe": ("qwen3_5_mtp", ["mtp."]),
+        "qwen3_5_moe_text": ("qwen3_5_mtp", ["mtp."]),
+        "qwen3_5_text": ("qwen3_5_mtp", ["mtp."]),
+        "qwen3_next": ("qwen3_next_mtp", ["mtp."]),
+    }
+    sys.path.insert(0, str(REPO / "scripts"))
+    from gen_vllm_mtp_weights import facts
+
+    speculative = (
+        "def hf_config_override(hf_config):\n"
+        "    if hf_config.model_type == 'foo':\n"
+        "        hf_config.model_type = 'foo_mtp'\n"
+        "    if hf_config.model_type in ('bar', 'bar_text'):\n"
+        "        hf_config.model_type = 'bar_mtp'\n"
+    )
+    draft = "def is_unused_checkpoint_weight(self, name):\n    return not name.startswith('mtp.')\n"
+    assert facts(
+        {
+            "vllm/config/speculative.py": speculative,
+            "vllm/model_executor/models/foo_mtp.py": draft,
+            "vllm/model_executor/models/bar_mtp.py": "x = 1\n",
+        }
+    ) == {"foo": {"at": "model_executor/models/foo_mtp.py", "draft": "foo_mtp", "prefixes": ["mtp."]}}
+
+
 # The failure reports `check` misses, with the word the cause's alarm must hold and the mechanism it lacks
 # (a strict xfail: it fails until the mechanism exists).
 MISSING = {
@@ -330,7 +420,7 @@ MISSING = {
     "msswift6221_qwen3next_finetuned_mtp_vllm.cmd": (
         "mtp",
         "the fine-tuned export lacks the mtp.* weights the qwen3_next_mtp draft loads; the checkpoint is the "
-        "report's local path, not on this machine",
+        "report's local path, not on this machine (RS087 says it where the checkpoint is: tested above)",
     ),
     "msswift9050_qwen35_mtp_trained_vllm.cmd": (
         "mtp",

@@ -493,3 +493,40 @@ RS086 = Rule(
     "start). Not with --disable-radix-cache. A note when nothing names the release and only other releases "
     "read refuse the pair. The model is taken as hybrid: only hybrid architectures read the strategy.",
 )
+
+# a checkpoint's index with (and without) the MTP head's tensors, and a vLLM launch of it with an MTP draft
+# (the example's argv is a template: its braces doubled)
+MTP_COMMAND = 'vllm serve ckpt --speculative-config \'{{"method": "mtp", "num_speculative_tokens": 1}}\''
+_INDEX = '{{"metadata": {{"total_size": 1}}, "weight_map": {{"model.norm.weight": "a"{more}}}}}'
+MTP_INDEX_WITHOUT = _INDEX.format(more="")
+MTP_INDEX_WITH = _INDEX.format(more=', "mtp.fc.weight": "a"')
+
+RS087 = Rule(
+    code="RS087",
+    layer="resolution",
+    severity="error",
+    title="A vLLM MTP draft served from a checkpoint without the draft's tensors",
+    basis="framework-code",
+    rationale=(
+        "With --speculative-config method mtp (or the family's own name) vLLM builds the MTP draft from the "
+        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type to the draft's "
+        "(qwen3_next -> qwen3_next_mtp, qwen3_5 and qwen3_5_moe -> qwen3_5_mtp), and the draft keeps only "
+        "the tensors named with its prefix (is_unused_checkpoint_weight: mtp.). An export that dropped the "
+        'MTP head loads none of them, and for an unquantized checkpoint the loader raises "Following weights '
+        'were not initialized from checkpoint" (ms-swift#6221, #9802). The mapping and the prefixes are read '
+        "from the wheels (scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
+        "model.safetensors.index.json or safetensors headers."
+    ),
+    fix="copy the base checkpoint's mtp.* tensors into the export, or serve without --speculative-config",
+    example=Example(
+        argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
+        files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITHOUT},
+    ),
+    correct=Example(
+        argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
+        files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITH},
+    ),
+    exceptions="Only with the checkpoint on this machine (its config.json and its index or safetensors "
+    "headers), an unquantized one (the strict check is off for a quantized checkpoint), a model type whose "
+    "draft the release maps and filters by a prefix, and the method mtp or the draft's own name.",
+)
