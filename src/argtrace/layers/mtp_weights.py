@@ -37,7 +37,7 @@ def _tensor_names(model_dir: Path) -> tuple[list[str], str] | None:
     index = model_dir / "model.safetensors.index.json"
     if localfs.is_file(index):
         try:
-            weight_map = safe_json.loads(index.read_text()).get("weight_map")
+            weight_map = safe_json.loads(index.read_text(encoding="utf-8")).get("weight_map")
         except (OSError, ValueError, AttributeError):
             return None
         return (list(weight_map), index.name) if isinstance(weight_map, dict) and weight_map else None
