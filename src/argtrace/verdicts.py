@@ -59,12 +59,15 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # and the release's removed backends (RS068, RS072), or the serving dtype against the Mamba conv state's
 # (RS073) or the Mamba state pool against the running requests (RS074), or a Mamba cache mode against prefix
 # caching and the settings its checks need (RS075, RS076), or a parser name against the release's parser
-# registries (RS079), and never read the GPU: an
-# assumed GPU does not weaken them.
-# MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py).
+# registries (RS079), or a Mamba strategy with a draft against the release's assertion (RS086), or an MTP
+# draft against the checkpoint's tensor names (RS087), and never read the GPU: an assumed GPU does not weaken
+# them.
+# MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py);
+# MM014 the host memory a fixed --hicache-size pins per rank (layers/hicache_host.py).
 GPU_FREE = frozenset(
     {
         "MM013",
+        "MM014",
         "MM015",
         "RS024",
         "RS025",
@@ -92,6 +95,8 @@ GPU_FREE = frozenset(
         "RS075",
         "RS076",
         "RS079",
+        "RS086",
+        "RS087",
     }
 )
 

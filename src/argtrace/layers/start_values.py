@@ -68,6 +68,10 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
             result.findings.extend(model_not_a_repo_id(report, framework, env))
     if framework == "sglang":
         result.findings.extend(eagle3_draft_under_eagle(report))
+        if report.setting("speculative_algorithm") is not None:
+            from argtrace.layers.lazy_spec import lazy_spec  # RS086
+
+            result.findings.extend(lazy_spec(report))
         if gpu and report.setting("moe_a2a_backend") is not None:
             from argtrace.layers.deepep_deepgemm import deepep_deepgemm  # RS081
 

@@ -66,6 +66,10 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
         from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
 
         result.findings.extend(model_rules(report, model_dir, rules))
+        if report.setting("speculative_config.method") is not None:
+            from argtrace.layers.mtp_weights import mtp_weights  # RS087: the checkpoint lacks the MTP head
+
+            result.findings.extend(mtp_weights(report, model_dir))
     if model_dir is not None:  # the model table is read only with a config.json at hand
         from argtrace.layers.model_caps import model_caps_rules
         from argtrace.rules import model_caps as caps_rules

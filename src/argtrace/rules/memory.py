@@ -340,10 +340,14 @@ MM014 = Rule(
         "GPU) builds its own host KV cache of N GB (SGLang 0.5.23 mem_cache/pool_host/base.py:221-224). "
         "A TP 4 server with --hicache-size 150 pins 600 GB of host memory on its node, where the flag reads "
         "like 150 GB for the server (sglang PR#29263: four ranks each pinned 150 GB and overcommitted the "
-        "node). How much host memory the node has is not known to argtrace, so this is a note with the total."
+        "node). How much host memory the node has is not known to argtrace, so this is a note with the "
+        "total. On a hybrid (Mamba) model SGLang 0.5.10.post1-0.5.16 give the Mamba host pool the same "
+        "unscaled size (MambaPoolHost(..., server_args.hicache_size), read from the wheels by scripts/"
+        "gen_sglang_hicache_mamba_host.py), so each rank pins twice the flag's GB (sglang#29034): a warning "
+        "on those releases, whatever the ranks."
     ),
-    fix="Size --hicache-size as the node's host memory for HiCache divided by the ranks on the node, or use "
-    "--hicache-ratio.",
+    fix="Size --hicache-size as the node's host memory for HiCache divided by the ranks on the node (and by "
+    "two on a hybrid model before sglang 0.5.17), or use --hicache-ratio.",
     example=Example(
         files={
             "launch.sh": "python3 -m sglang.launch_server --model-path Qwen/Qwen3-8B --tp-size 4 "

@@ -449,3 +449,84 @@ RS026 = Rule(
     "EAGLE3 launches without a draft (importing every model module costs 10-20 s). A class that defines the "
     "method gives an info: it may still not be an EAGLE3 draft.",
 )
+
+RS086 = Rule(
+    code="RS086",
+    layer="resolution",
+    severity="warning",
+    title="extra_buffer_lazy with speculative decoding on a release that refuses the pair",
+    basis="framework-code",
+    rationale=(
+        "SGLang 0.5.13.post1-0.5.16 assert that the extra_buffer_lazy Mamba strategy is not used with "
+        'speculative decoding ("extra_buffer_lazy unsupported with spec.", _validate_mamba_extra_buffer in '
+        "srt/server_args.py), inside `if speculative_num_draft_tokens is not None`, and the check runs "
+        "before handle_speculative_decoding fills the speculative defaults. With --speculative-num-draft-"
+        "tokens written the start stops at the assertion (an error); without it the server starts a pair "
+        "its release does not support (sglang#34786, 0.5.14: TypeError at the first verify). The assertion, "
+        "its guard and the call order are read from the wheels (scripts/gen_sglang_lazy_spec.py); 0.5.17 "
+        "and later support the pair for EAGLE and NEXTN drafts."
+    ),
+    fix="use the extra_buffer strategy with speculative decoding, or sglang 0.5.17 or later",
+    example=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            "python -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --speculative-algorithm NEXTN "
+            "--mamba-scheduler-strategy extra_buffer_lazy",
+        ]
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            "python -m sglang.launch_server --model-path Qwen/Qwen3.6-27B --speculative-algorithm NEXTN "
+            "--mamba-scheduler-strategy extra_buffer",
+        ]
+    ),
+    exceptions="An error when the launch writes --speculative-num-draft-tokens (the assertion stops the "
+    "start). Not with --disable-radix-cache. A note when nothing names the release and only other releases "
+    "read refuse the pair. The model is taken as hybrid: only hybrid architectures read the strategy.",
+)
+
+# a checkpoint's index with (and without) the MTP head's tensors, and a vLLM launch of it with an MTP draft
+# (the example's argv is a template: its braces doubled)
+MTP_COMMAND = 'vllm serve ckpt --speculative-config \'{{"method": "mtp", "num_speculative_tokens": 1}}\''
+_INDEX = '{{"metadata": {{"total_size": 1}}, "weight_map": {{"model.norm.weight": "a"{more}}}}}'
+MTP_INDEX_WITHOUT = _INDEX.format(more="")
+MTP_INDEX_WITH = _INDEX.format(more=', "mtp.fc.weight": "a"')
+
+RS087 = Rule(
+    code="RS087",
+    layer="resolution",
+    severity="error",
+    title="A vLLM MTP draft served from a checkpoint without the draft's tensors",
+    basis="framework-code",
+    rationale=(
+        "With --speculative-config method mtp (or the family's own name) vLLM builds the MTP draft from the "
+        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type to the draft's "
+        "(qwen3_next -> qwen3_next_mtp, qwen3_5 and qwen3_5_moe -> qwen3_5_mtp), and the draft keeps only "
+        "the tensors named with its prefix (is_unused_checkpoint_weight: mtp.). An export that dropped the "
+        'MTP head loads none of them, and for an unquantized checkpoint the loader raises "Following weights '
+        'were not initialized from checkpoint" (ms-swift#6221, #9802). The mapping and the prefixes are read '
+        "from the wheels (scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
+        "model.safetensors.index.json or safetensors headers."
+    ),
+    fix="copy the base checkpoint's mtp.* tensors into the export, or serve without --speculative-config",
+    example=Example(
+        argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
+        files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITHOUT},
+    ),
+    correct=Example(
+        argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
+        files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITH},
+    ),
+    exceptions="Only with the checkpoint on this machine (its config.json and its index or safetensors "
+    "headers), an unquantized one (the strict check is off for a quantized checkpoint), a model type whose "
+    "draft the release maps and filters by a prefix, and the method mtp or the draft's own name.",
+)

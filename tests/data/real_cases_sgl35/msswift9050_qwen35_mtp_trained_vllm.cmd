@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/modelscope/ms-swift/issues/9050 (2026-04-09, closed), seen 2026-12-05: "qwen3.5训练开启mtp，vllm部署报错" (a Qwen3.5 checkpoint trained with MTP enabled fails to deploy in vLLM with the MTP speculative config; the error is a screenshot). The deploy command as posted; checkpoint is the report's local path.
+vllm serve checkpoint --tensor_parallel_size 8 --speculative-config '{"method": "mtp", "num_speculative_tokens": 1}'

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/16657 (2026-01-07, merged), seen 2026-12-05: "support page size large than 64 for mamba radix cache": Qwen3-Next with extra_buffer, a track interval of 128 and page size 128, GSM8K 0.947 and the prefix-cache tests passing. The accuracy-test launch as posted.
+python3 -m sglang.launch_server --model Qwen/Qwen3-Next-80B-A3B-Instruct --tp-size 4 --chunked-prefill-size 2048 --mamba-scheduler-strategy extra_buffer --mamba-track-interval 128 --page-size 128
