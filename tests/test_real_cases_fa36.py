@@ -37,6 +37,7 @@ CLEAN: dict[str, int] = {
     "sglangdocs_rbg_dsv32_pd_deepep.yml": 2,
     "sparkdocker_dsv4_flash_tp4_env_defaults_api_server.sh": 1,
     "sparkdocker_glm47_nvfp4_attention_config_dotted.sh": 1,
+    "sparkdocker_glm47_nvfp4_64k_no_ray_note.sh": 1,
     "sparkdocker_gpt_oss_120b_flashinfer_mxfp4_tp2.sh": 1,
     "sparkdocker_kimi_k26_int4_ray_dotted_compilation_config.sh": 1,
     "sparkdocker_minimax_m2_awq_fastsafetensors.sh": 1,
@@ -50,6 +51,7 @@ CLEAN: dict[str, int] = {
     "techpreacher_spark_cluster/qwen/launch-qwen-122b.sh": 1,
     "vllmexamples_ec_shm/run_e.sh": 1,
     "vllmexamples_ec_shm/run_pd.sh": 1,
+    "vllmexamples_ec_both_encoder_script_args.sh": 1,
 }
 _AMD_SPLIT = (
     "SH004",
