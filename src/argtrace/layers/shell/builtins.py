@@ -555,6 +555,12 @@ class Builtins(Inputs):
                 return None
             return self.run_string(written[0], at, label=f"{name} at {at}")
         path = self._find_source(to_str(fname))
+        if path is None and self.resolve_path(to_str(fname)) in self.present_by_test:
+            # a test of this branch says the file exists where the script runs (`if [[ -f .env ]]; then source
+            # .env`): bash reads it there, argtrace cannot here; no error for bash to report
+            self.emit("source_missing", at, near_script=None, file=to_str(fname), cwd=self.cwd, guarded=True)
+            self._note_unread_source(f"{to_str(argv[0].text or 'source')} {to_str(fname)}")
+            return None
         if path is None:
             near = None
             if self.main.path and not fname.startswith("/"):
@@ -566,6 +572,8 @@ class Builtins(Inputs):
                 near_script=near,
                 file=to_str(fname),
                 cwd=self.cwd,
+                # `set -e` exits on the failed `source` (not in a condition): the script does not go on
+                errexit="errexit" in self.options and self.cond_depth == 0,
                 script_dir=os.path.dirname(self.main.path) if self.main.path else None,
             )
             # missing here says nothing of the node that runs the script (its ~/.bashrc, an env file beside

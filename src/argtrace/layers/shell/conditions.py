@@ -229,6 +229,7 @@ class Conditions(Control):
                 return None if v != "" else False
             exists = hostfs.lexists(path)
             if not exists:
+                self.untested_files.append(path)
                 return None  # it may exist where the script runs
             if op == "-f":
                 return hostfs.isfile(path)

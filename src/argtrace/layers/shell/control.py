@@ -329,16 +329,18 @@ class Control(Expander):
         left, right = named
         op = ops[0]
         self.cond_depth += 1
+        mark = len(self.untested_files)
         try:
             st = self.run_node(left)
         finally:
             self.cond_depth -= 1
+        present = self._tested_present(mark, self._short(left)) if op == "&&" and st is None else []
         if op == "&&":
             if st == 0:
                 return self._run_last(right)
             if st is None:
                 return self.fork(
-                    [lambda: self.run_node(right), lambda: None],
+                    [lambda: self._where_present(present, lambda: self.run_node(right)), lambda: None],
                     f"whether `{self._short(left)}` succeeds ({self.src.line_at(left.start_byte)})",
                 )
             return st
@@ -566,6 +568,7 @@ class Control(Expander):
         cond, body, start = clauses[idx]
         if cond is None:
             return self.run_block(body)
+        mark = len(self.untested_files)
         st = self.run_condition(cond)
         if st == 0:
             return self.run_block(body)
@@ -573,7 +576,33 @@ class Control(Expander):
             return self._run_clauses(clauses, idx + 1)
         text = " ".join(self._short(c) for c in cond if c.is_named)
         reason = f"the condition `{text}` ({self.src.line_at(start)}), which is not known statically"
-        return self.fork([lambda: self.run_block(body), lambda: self._run_clauses(clauses, idx + 1)], reason)
+        present = self._tested_present(mark, text)
+        return self.fork(
+            [
+                lambda: self._where_present(present, lambda: self.run_block(body)),
+                lambda: self._run_clauses(clauses, idx + 1),
+            ],
+            reason,
+        )
+
+    def _tested_present(self, mark: int, text: str) -> list[str]:
+        """The paths the condition just read (``text``, its file tests from ``mark`` on) says exist when it
+        holds: those of a condition without a negation or an alternative (`!`, `||`, `-o`), whose every part
+        holds on its true branch; none for any other."""
+        asked = self.untested_files[mark:]
+        del self.untested_files[mark:]
+        if re.search(r"(?:^|\s)(?:!|-o)(?:\s|$)|\|\|", text):
+            return []
+        return asked
+
+    def _where_present(self, paths: list[str], body: Callable[[], int | None]) -> int | None:
+        """``body`` read where ``paths`` exist (the branch a file test of them guards)."""
+        added = [p for p in paths if p not in self.present_by_test]
+        self.present_by_test.update(added)
+        try:
+            return body()
+        finally:
+            self.present_by_test.difference_update(added)
 
     def run_case(self, node: Any) -> int | None:
         value_node = node.child_by_field_name("value")

@@ -541,6 +541,12 @@ class Core:
         # of words not known statically; any variable read after it and never set may be its
         self.unread_sources: list[tuple[str, str]] = []
         self.read_after_unread_source: list[str] = []  # set by analysis.py when it read them as unknown
+        # the paths a file test (`[ -f P ]`, `[[ -e P ]]`) asked of that are not on this machine, in the
+        # order asked: the answer is the machine's where the script runs (control.py reads a branch by them)
+        self.untested_files: list[str] = []
+        # the paths a test of the branch being read says exist where the script runs (`if [[ -f .env ]]; then
+        # source .env`): not on this machine says nothing of there, and the branch runs only where they are
+        self.present_by_test: set[str] = set()
         # state
         scope: dict[str, Var] = {}
         for k, v in env.items():

@@ -155,12 +155,32 @@ def event_findings(label: str, ev: E.ShellEvaluator, args: list[str], data: byte
                     evidence=[Evidence("shell", e.at, f"source {d['file']}")],
                 )
             )
+        elif e.kind == "source_missing" and d.get("guarded"):
+            out.append(
+                R.SH017.finding(
+                    f"`source {d['file']}`: the file is not on this machine, and the script reads it only "
+                    "where a test finds it, so what it sets is not known here"
+                    + _read_as_set_by_it(ev, first_unread),
+                    at=e.at,
+                    severity="info",
+                    evidence=[Evidence("shell", e.at, d["file"])],
+                    fix=(
+                        "Check with the values the file sets where the script runs: `argtrace check --env "
+                        "NAME=VALUE ...` for each variable the launch reads from it."
+                    ),
+                )
+            )
         elif e.kind == "source_missing" and not d.get("near_script"):
             out.append(
                 R.SH017.finding(
                     f"`source {d['file']}`: the file does not exist on this machine; if it does not exist "
-                    "where the script runs either, bash reports an error and continues without what it "
-                    "would set" + _read_as_set_by_it(ev, first_unread),
+                    "where the script runs either, bash reports an error and "
+                    + (
+                        "the script exits there (`set -e`)"
+                        if d.get("errexit")
+                        else "continues without what it would set"
+                    )
+                    + _read_as_set_by_it(ev, first_unread),
                     at=e.at,
                     severity="info",
                     evidence=[Evidence("shell", e.at, d["file"])],

@@ -7,11 +7,11 @@ Makefile's ``$(MODEL)`` is a command substitution and its ``MODEL ?= x`` lines a
 set in the Makefile is lost. :func:`recipes_script` turns the file into the script its recipes form: the
 variables expanded as make expands them, every other line blank, so line numbers stay the Makefile's.
 
+Each recipe line runs in a shell of its own (a subshell here, :func:`_own_shell`), unless ``.ONESHELL:``.
 What it does not model: which target the user runs when none is named after the file (every recipe is read,
-in file order), the prerequisites a named target runs first, a recipe line's own shell (each line runs in a
-new one, so a ``cd`` or variable does not reach the next line; read here in one shell), ``make VAR=value`` on
-the command line, and make functions other than ``$(shell ...)`` and those of ``_FUNCTIONS`` (the conditionals
-and a few string functions, computed): an unknown value, written as a command substitution bash can parse.
+in file order), the prerequisites a named target runs first, ``make VAR=value`` on the command line, and make
+functions other than ``$(shell ...)`` and those of ``_FUNCTIONS`` (the conditionals and a few string
+functions, computed): an unknown value, written as a command substitution bash can parse.
 """
 
 from __future__ import annotations
@@ -186,6 +186,18 @@ def _call(self: _Vars, name: str, args: str, target: str, prereqs: str, *, shell
     return words[-1] if words else ""  # lastword
 
 
+def _own_shell(out: list[str], first: int, last: int) -> None:
+    """Recipe line ``out[first..last]`` in a shell of its own, as make runs each (GNU make manual, "Recipe
+    Execution": "each line of the recipe is run in a new sub-shell"): a subshell, so a ``cd`` or variable of
+    one line does not reach the next (`cd cluster/head && ...` then `cd nemotron && bash launch.sh` of another
+    target). Its leading blank (the tab) becomes ``(`` and ``)`` ends its last line, so lines and columns stay
+    the Makefile's; a line whose end may be a comment's (a ``#``) or a continuation is left as it is."""
+    if not out[first].startswith(" ") or "#" in out[last] or out[last].endswith("\\"):
+        return
+    out[first] = "(" + out[first][1:]
+    out[last] += ")"
+
+
 def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = ()) -> MakeScript:
     """The script a Makefile's recipes form (module docstring); ``goals``: the targets named after the file
     (`argtrace check Makefile serve`, as `make serve`): only their recipes, else every target's."""
@@ -213,6 +225,8 @@ def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = (
         elif _INCLUDE.match(text):
             includes = True
         i = after
+    # `.ONESHELL:` runs each recipe in one shell (GNU make manual, "Using One Shell")
+    one_shell = any(re.match(r"\.ONESHELL\s*:", line) for line in lines)
     # second pass: each recipe line at its own line number, expanded as make expands it
     target = prereqs = ""
     in_rule = False
@@ -221,6 +235,7 @@ def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = (
         line = lines[i]
         if line.startswith("\t") and in_rule and (not goals or target in goals):
             first = True
+            start = i
             while True:
                 # the tab becomes a blank and so do the @-+ prefixes: the columns stay the Makefile's
                 body = " " + lines[i][1:] if lines[i].startswith("\t") else lines[i]
@@ -232,6 +247,8 @@ def recipes_script(data: bytes, env: Mapping[str, str], goals: Sequence[str] = (
                 if not lines[i].endswith("\\") or i + 1 >= len(lines):
                     break
                 i += 1
+            if not one_shell:
+                _own_shell(out, start, i)
             i += 1
             continue
         text, after = _logical(lines, i)

@@ -179,9 +179,41 @@ def server_yaml_blocks(data: bytes) -> bytes | None:
     return stream if stream.strip() else None
 
 
+# an alias a block defines (`alias drun='docker run ...'`), and a line's first word after its prompt
+_ALIAS = re.compile(r"^\s*alias\s+([A-Za-z_][A-Za-z0-9_.-]*)=", re.M)
+_FIRST_WORD = re.compile(r"^\s*([A-Za-z_][A-Za-z0-9_.-]*)(?:\s|$)")
+
+
+def _aliases_used(blocks: list[tuple[int, str, list[str]]]) -> set[int]:
+    """The blocks (by their first line) that define an alias a server block runs (`drun ... python3 -m
+    sglang.launch_server`, SGLang's AMD page): a reader types the page's commands into an interactive shell,
+    where bash expands aliases (bash(1), ALIASES), so the alias's block is part of the launch."""
+    defined = {start: set(_ALIAS.findall("\n".join(body))) for start, _info, body in blocks}
+    used: set[str] = set()
+    for _start, info, body in blocks:
+        if _starts_server(body, yaml=False):
+            used.update(m.group(1) for line in _block_lines(info, body) if (m := _FIRST_WORD.match(line)))
+    return {start for start, names in defined.items() if names & used}
+
+
 def _blocks(data: bytes, *, yaml: bool) -> bytes:
     lines = data.decode("utf-8", "replace").split("\n")
     out = [""] * len(lines)
+    if not yaml:
+        return _shell_blocks(lines, out)
+    for start, info, body in _fenced(lines):
+        if info.split("{", 1)[0] in _YAML and _starts_server(body, yaml=True):
+            out[start - 1] = "---"  # the opening fence's line
+            for n, line in enumerate(body):
+                out[start + n] = line
+    return "\n".join(out).encode("utf-8")
+
+
+def _fenced(lines: list[str]) -> list[tuple[int, str, list[str]]]:
+    """Each fenced block: its first line's index, its info string (lower case) and its lines, the fence's
+    indentation taken off. A block ends at a closing fence of the same character, at least as long, with
+    nothing after it; its lines lose the fence's indentation (a block inside a list item)."""
+    found: list[tuple[int, str, list[str]]] = []
     i = 0
     while i < len(lines):
         m = _FENCE.match(lines[i])
@@ -189,10 +221,7 @@ def _blocks(data: bytes, *, yaml: bool) -> bytes:
             i += 1
             continue
         indent, fence, info = len(m.group(1)), m.group(2), m.group(3).lower()
-        start = i + 1
-        end = start
-        # the block ends at a closing fence of the same character, at least as long, with nothing after it;
-        # its lines lose the fence's indentation (a block inside a list item)
+        start = end = i + 1
         while end < len(lines):
             close = lines[end].strip()
             if close.startswith(fence) and set(close) == {fence[0]}:
@@ -201,13 +230,21 @@ def _blocks(data: bytes, *, yaml: bool) -> bytes:
         body = [
             line[indent:] if line[:indent].strip() == "" else line.lstrip(" ") for line in lines[start:end]
         ]
-        language = info.split("{", 1)[0]
-        if yaml and language in _YAML and _starts_server(body, yaml=True):
-            out[i] = "---"
-            for n, line in enumerate(body):
-                out[start + n] = line
-        elif not yaml and language in _SHELL and _starts_server(body, yaml=False):
+        found.append((start, info, body))
+        i = end + 1
+    return found
+
+
+def _shell_blocks(lines: list[str], out: list[str]) -> bytes:
+    """The shell blocks that start a server, and those defining an alias one runs (:func:`_aliases_used`);
+    with such an alias, ``shopt -s expand_aliases`` on the page's first line (never a command: a block's
+    lines follow its fence), as the reader's interactive shell has it."""
+    blocks = [(start, info, body) for start, info, body in _fenced(lines) if info.split("{", 1)[0] in _SHELL]
+    aliases = _aliases_used(blocks)
+    for start, info, body in blocks:
+        if start in aliases or _starts_server(body, yaml=False):
             for n, line in enumerate(_block_lines(info, body)):
                 out[start + n] = _filled(line)
-        i = end + 1
+    if aliases and out and not out[0]:
+        out[0] = "shopt -s expand_aliases"
     return "\n".join(out).encode("utf-8")

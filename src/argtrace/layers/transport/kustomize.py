@@ -428,6 +428,12 @@ def _merge(base: Any, patch: Any, field_name: str = "") -> Any:
     return patch
 
 
+def strategic_merge(base: Any, patch: Any) -> Any:
+    """A strategic-merge patch (:func:`_merge`) for other readers of patched pod templates (pods.py: an
+    RBG role's leader and worker patches)."""
+    return _merge(base, patch)
+
+
 def _merge_list(base: Any, patch: Any, key: str) -> Any:
     import yaml
 

@@ -468,7 +468,8 @@ def _role_templates(kind: str, name: str, spec: Any) -> list[PodSpec]:
     (``workloads.x-k8s.io``: ``spec.roles[]``, the template under ``template`` in v1alpha1 and under
     ``standalonePattern`` or ``leaderWorkerPattern`` in v1alpha2) and AIBrix's StormService
     (``orchestration.aibrix.ai``: ``spec.template.spec.roles[].template``). Each role's pod template is
-    read once, with the role's ``replicas``; a leader/worker role's per-pod variables are not modelled."""
+    read once, with the role's ``replicas``; a leader/worker role whose leader or workers are patches of
+    it is read as its LeaderWorkerSet's pods (:func:`_patched_group`)."""
     if kind == "StormService":
         spec = _get(_get(spec, "template"), "spec")
     out = []
@@ -478,10 +479,46 @@ def _role_templates(kind: str, name: str, spec: Any) -> list[PodSpec]:
         for pattern in ("standalonePattern", "leaderWorkerPattern"):
             if template is None:
                 template = _get(_get(item, pattern), "template")
+        group = _patched_group(kind, f"{name}/{role}", item, template)
+        if group is not None:
+            out += group
+            continue
         pod = _get(template, "spec")
         if pod is None or _get(pod, "containers") is None:
             continue
         out.append(PodSpec(pod, Placement(kind, name, role=role, replicas=_int(_get(item, "replicas")))))
+    return out
+
+
+def _patched_group(kind: str, name: str, role: Any, template: Any) -> list[PodSpec] | None:
+    """An RBG role run as a LeaderWorkerSet whose leader or workers are the role's template with a patch
+    applied: v1alpha1's ``leaderWorkerSet`` (``size``, ``patchLeaderTemplate``, ``patchWorkerTemplate``) or
+    v1alpha2's ``leaderWorkerPattern`` (``leaderTemplatePatch``, ``workerTemplatePatch``). sgl-project/rbg's
+    LeaderWorkerSet reconciler builds each with ``patchPodTemplate(role.Template, ...PatchLeaderTemplate)``,
+    a strategic-merge patch (containers paired by name), so SGLang's RBG PD page puts each server's
+    ``command`` in the patches and only the image in the template. The leader and the ``size - 1`` workers
+    get the LWS variables, as a LeaderWorkerSet's pods do. None: no such patch (the template is the pod)."""
+    from argtrace.layers.transport.kustomize import strategic_merge
+
+    lws, keys = _get(role, "leaderWorkerSet"), ("patchLeaderTemplate", "patchWorkerTemplate")
+    if lws is None:
+        lws, keys = _get(role, "leaderWorkerPattern"), ("leaderTemplatePatch", "workerTemplatePatch")
+    patches = [_get(lws, key) for key in keys]
+    if lws is None or not any(_items(p) for p in patches):
+        return None
+    size = _int(_get(lws, "size")) if _get(lws, "size") is not None else 1
+    out = []
+    for patch, part, values in zip(
+        patches, ("leader", "worker"), ("leaderTemplate", "workerTemplate"), strict=True
+    ):
+        copies = 1 if part == "leader" else (size - 1 if size else None)
+        if copies == 0:
+            continue  # a group of one: the leader alone
+        pod = _get(strategic_merge(template, patch) if _items(patch) else template, "spec")
+        if pod is None or _get(pod, "containers") is None:
+            continue
+        placement = Placement(kind, name, role=part, replicas=copies, nodes=size)
+        out.append(PodSpec(pod, placement, _lws_values(lws, values)))
     return out
 
 
