@@ -180,3 +180,24 @@ def test_the_checks_evaluate_a_resolved_site() -> None:
         False,
         ("speculative_algorithm",),
     )
+
+
+def test_rs036_reads_the_prefill_backend_through_its_local() -> None:
+    """0.5.10.post1's "TRTLLM MHA backend for prefill ..." (server_args.py:2374) tests the local
+    prefill_backend: with both backends given, an H100 (SM90) is refused, a B200 (SM100) is not; with
+    --prefill-attention-backend not given its default may be rewritten first, so nothing is said."""
+    from argtrace.layers.device_raises import Device, refusals
+
+    message = (
+        "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "
+        "prefill backend."
+    )
+    both = {"attention_backend": "trtllm_mha", "prefill_attention_backend": "trtllm_mha"}
+    h100 = Device("H100", "nvidia", 9, 0)
+    refused = refusals("sglang", "0.5.10.post1", h100, both)
+    assert list(refused) == [message]
+    assert refused[message][1] == ("attention_backend", "prefill_attention_backend")
+    assert refusals("sglang", "0.5.10.post1", Device("B200", "nvidia", 10, 0), both) == {}
+    assert refusals("sglang", "0.5.10.post1", h100, {"attention_backend": "trtllm_mha"}) == {}
+    prefill_fa3 = {"attention_backend": "trtllm_mha", "prefill_attention_backend": "fa3"}
+    assert refusals("sglang", "0.5.10.post1", h100, prefill_fa3) == {}

@@ -83,9 +83,9 @@ RS032 = Rule(
         "(scripts/gen_schemas.py) records every raise with the if-tests that lead to it, a local the tests "
         "read replaced by its one assignment that reaches them (resolver/local_defs.py); a site whose tests "
         "read only settings the launch gives, literals, and/or/not, comparisons, `in` and conditional "
-        "expressions is evaluated on the parsed values. It is what the resolver (RS001) shows by running the code, available without a "
-        "resolver environment. Assumed: the values reach the check as parsed, and the function runs at every "
-        "start (its caller's own tests are not read)."
+        "expressions is evaluated on the parsed values. It is what the resolver (RS001) shows by running the "
+        "code, available without a resolver environment. Assumed: the values reach the check as parsed, and "
+        "the function runs at every start (its caller's own tests are not read)."
     ),
     fix="change or remove one of the flags the check reads (its message says which)",
     example=_static(
