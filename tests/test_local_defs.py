@@ -201,3 +201,13 @@ def test_rs036_reads_the_prefill_backend_through_its_local() -> None:
     assert refusals("sglang", "0.5.10.post1", h100, {"attention_backend": "trtllm_mha"}) == {}
     prefill_fa3 = {"attention_backend": "trtllm_mha", "prefill_attention_backend": "fa3"}
     assert refusals("sglang", "0.5.10.post1", h100, prefill_fa3) == {}
+
+
+def test_the_evidence_shows_what_was_evaluated() -> None:
+    site = _site("sglang", "0.5.10.post1", "sglang/srt/server_args.py:2374")
+    assert start_raises.when_text(site) == (
+        "when: (self.attention_backend == 'trtllm_mha' or self.decode_attention_backend == 'trtllm_mha' or "
+        "self.prefill_attention_backend == 'trtllm_mha') and (self.prefill_attention_backend if "
+        "self.prefill_attention_backend is not None else self.attention_backend) == 'trtllm_mha' and (not "
+        "is_sm100_supported())"
+    )

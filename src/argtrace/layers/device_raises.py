@@ -277,6 +277,7 @@ def _finding(
     read: tuple[str, ...],
     assumed: tuple[str, ...],
 ) -> Finding:
+    from argtrace.layers.start_raises import when_text
     from argtrace.rules import start_values as rules
 
     setting = report.setting(read[0])
@@ -293,9 +294,7 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[
-            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
-        ],
+        evidence=[Evidence("resolution", _where(site), when_text(site))],
         fix=f"change {' or '.join(dict.fromkeys(flags))} to a choice this GPU supports (the message says "
         "which GPUs the value needs), or run on such a GPU",
     )
@@ -309,6 +308,7 @@ def _other_releases(
     read: tuple[str, ...],
     releases: list[str],
 ) -> Finding:
+    from argtrace.layers.start_raises import when_text
     from argtrace.resolver.message_store import sort_releases
     from argtrace.rules import start_values as rules
 
@@ -327,9 +327,7 @@ def _other_releases(
         at=at,
         setting=read[0],
         severity="info",
-        evidence=[
-            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
-        ],
+        evidence=[Evidence("resolution", _where(site), when_text(site))],
         fix=f"pass --framework-version with the release that runs; with sglang {span}, choose another value "
         "this GPU supports",
     )

@@ -240,6 +240,25 @@ def site_tests(site: Mapping[str, Any]) -> Sequence[str]:
     return tuple(site.get("resolved") or site.get("conditions") or ())
 
 
+def when_text(site: Mapping[str, Any]) -> str:
+    """The evidence's ``when: ...``: the tests evaluated (:func:`site_tests`: a local shown as the value it
+    was assigned), joined by ``and``, a test whose top level is ``or`` in parentheses (``a or b and c``
+    would read as ``a or (b and c)``). Made only for a finding."""
+    import _ast as ast
+
+    tests = [str(t) for t in site_tests(site)]
+    out = []
+    for test in tests:
+        try:
+            tree = compile(test, "<test>", "eval", ast.PyCF_ONLY_AST)
+            either = isinstance(tree, ast.Expression) and isinstance(tree.body, ast.BoolOp)
+            either = either and isinstance(tree.body.op, ast.Or)  # type: ignore[attr-defined]
+        except (SyntaxError, ValueError, RecursionError):
+            either = False
+        out.append(f"({test})" if either and len(tests) > 1 else test)
+    return "when: " + " and ".join(out)
+
+
 def _truth(value: Any) -> bool:
     return bool(value)
 
@@ -428,8 +447,6 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[
-            Evidence("resolution", where, "when: " + " and ".join(map(str, site.get("conditions") or ())))
-        ],
+        evidence=[Evidence("resolution", where, when_text(site))],
         fix=f"change or remove {' or '.join(dict.fromkeys(flags))} (the check's message says which)",
     )
