@@ -227,10 +227,15 @@ def main(argv: list[str] | None = None) -> int:
         for framework, version in targets:
             # the schema's own file keeps "source" whether stored full or shared (schema_store.py)
             schema = json.loads((args.out / "schemas" / f"{framework}-{version}.json").read_text())
-            if (framework, version) in own:
-                manifest = environments.build_environment(framework, version, progress=log)
+            # a release with its own environment reads it where it is built; one without (or whose
+            # environment is not built on this machine) its unpacked wheel, as --overlay reads it: the
+            # same AST read of the same files either way
+            manifest = (
+                environments.find_environment(framework, version) if (framework, version) in own else None
+            )
+            if manifest is not None:
                 index = raise_index_for(framework, version, manifest, schema["source"])
-            else:  # a release without its own environment: its unpacked wheel, as --overlay reads it
+            else:
                 args.unpacked.mkdir(parents=True, exist_ok=True)
                 unpacked = schema_gen.fetch_unpacked(framework, version, args.unpacked, log)
                 index = raise_index_at(framework, version, unpacked, schema["source"])

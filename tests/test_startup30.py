@@ -193,7 +193,8 @@ def test_the_packed_combination_sites_unpack_to_the_index_s_sites(
             )
         )
         assert marshal.loads(data) == (site, list(tests))
-        assert tests == tuple(start_raises.compile_test(str(c)) for c in site["conditions"])
+        # the conditions with their locals substituted where the index resolved them (site_tests)
+        assert tests == tuple(start_raises.compile_test(str(c)) for c in start_raises.site_tests(site))
 
 
 def test_the_packed_override_sites_are_the_data_file_s_with_their_tests_compiled(

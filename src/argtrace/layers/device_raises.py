@@ -134,7 +134,7 @@ def refusals(
     settings read, the CUDA-runtime assumptions the probes' values rest on)."""
     import ast
 
-    from argtrace.layers.start_raises import _options, refuses
+    from argtrace.layers.start_raises import _options, refuses, site_tests
 
     groups = _options(framework, release)
     out: dict[str, tuple[Mapping[str, Any], tuple[str, ...], tuple[str, ...]]] = {}
@@ -143,7 +143,7 @@ def refusals(
         conditions = []
         probed = False
         try:
-            for condition in site.get("conditions") or ():
+            for condition in site_tests(site):
                 tree = ast.parse(str(condition), mode="eval")
                 before = ast.dump(tree)
                 swapped = _probes_class()(device, assumed).visit(tree)  # in place: compare the dumps
@@ -153,7 +153,7 @@ def refusals(
             continue
         if not probed:
             continue
-        holds = refuses({**site, "conditions": conditions}, framework, values, groups)
+        holds = refuses({**site, "conditions": conditions, "resolved": None}, framework, values, groups)
         if holds is None or not holds[0]:
             continue
         message = str(site.get("message") or "")
@@ -240,7 +240,11 @@ def _device_sites(framework: str, release: str) -> tuple[Mapping[str, Any], ...]
             site
             for site in index.get("sites") or ()
             if isinstance(site, Mapping)
-            and any(word in str(c) for c in site.get("conditions") or () for word in _PROBE_WORDS)
+            and any(
+                word in str(c)
+                for c in site.get("resolved") or site.get("conditions") or ()
+                for word in _PROBE_WORDS
+            )
         ]
 
     index_file = RAISE_DIR / f"{framework}-{release}.json"
@@ -273,6 +277,7 @@ def _finding(
     read: tuple[str, ...],
     assumed: tuple[str, ...],
 ) -> Finding:
+    from argtrace.layers.start_raises import when_text
     from argtrace.rules import start_values as rules
 
     setting = report.setting(read[0])
@@ -289,9 +294,7 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[
-            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
-        ],
+        evidence=[Evidence("resolution", _where(site), when_text(site))],
         fix=f"change {' or '.join(dict.fromkeys(flags))} to a choice this GPU supports (the message says "
         "which GPUs the value needs), or run on such a GPU",
     )
@@ -305,6 +308,7 @@ def _other_releases(
     read: tuple[str, ...],
     releases: list[str],
 ) -> Finding:
+    from argtrace.layers.start_raises import when_text
     from argtrace.resolver.message_store import sort_releases
     from argtrace.rules import start_values as rules
 
@@ -323,9 +327,7 @@ def _other_releases(
         at=at,
         setting=read[0],
         severity="info",
-        evidence=[
-            Evidence("resolution", _where(site), "when: " + " and ".join(map(str, site["conditions"])))
-        ],
+        evidence=[Evidence("resolution", _where(site), when_text(site))],
         fix=f"pass --framework-version with the release that runs; with sglang {span}, choose another value "
         "this GPU supports",
     )

@@ -11,9 +11,13 @@ way to see it.
 
 What is read as a setting: SGLang's ``self.X``/``cfg.X``/``server_args.X`` (ServerArgs and its hooks
 receive the parsed arguments as they are), vLLM's ``self.X`` only where the index maps ``X`` to a server
-argument (the site's ``fields``: a config class's own field may be derived, not the flag). A test that calls
-a function, reads the environment, the model or a local, or a setting the launch does not give (its default
-may be rewritten before the check) makes the site unknown: nothing is said. Sites in model-specific modules
+argument (the site's ``fields``: a config class's own field may be derived, not the flag). A local the test
+reads is replaced by the value of its one assignment that reaches the test (the index's ``resolved``
+conditions, resolver/local_defs.py: ``prefill_backend = self.prefill_attention_backend if ... is not None
+else self.attention_backend``, SGLang 0.5.10.post1 server_args.py:2368), so a conditional expression is
+evaluated too. A test that calls a function, reads the environment, the model, a local the index left as it
+is, or a setting the launch does not give (its default may be rewritten before the check) makes the site
+unknown: nothing is said. Sites in model-specific modules
 (``model_overrides/``, whose caller tests the model) are left alone. Assumed: the values reach the check as
 parsed (the framework's own adjustments before it are not followed) and the function runs at every start.
 
@@ -171,7 +175,7 @@ def _packed_sites(framework: str, release: str) -> tuple[tuple[frozenset[str], .
                 continue
             named = options_named(str(site.get("message") or ""), dests)
             if len(named) >= 2:
-                tests = [compile_test(str(c)) for c in site["conditions"]]
+                tests = [compile_test(str(c)) for c in site_tests(site)]
                 out["sites"].append(marshal.dumps((dict(site), tests)))
                 out["named"].append(sorted(named))
         return out
@@ -217,7 +221,7 @@ def refuses(
         if framework != "vllm" or owner == "EngineArgs" or groups.get(str(f)) == owner
     )
     read: list[str] = []
-    conditions = site.get("conditions") or ()
+    conditions = site_tests(site)
     try:
         for index, condition in enumerate(conditions):
             test = tests[index] if tests is not None else compile_test(str(condition))
@@ -228,6 +232,31 @@ def refuses(
     if not read:
         return None  # a test of no setting (a constant, or only what the framework computes)
     return True, tuple(dict.fromkeys(read))
+
+
+def site_tests(site: Mapping[str, Any]) -> Sequence[str]:
+    """What a site's conditions test: ``resolved``, the conditions with the function's simple locals
+    substituted by their values (``resolver/local_defs.py``), when the index has it; else the conditions."""
+    return tuple(site.get("resolved") or site.get("conditions") or ())
+
+
+def when_text(site: Mapping[str, Any]) -> str:
+    """The evidence's ``when: ...``: the tests evaluated (:func:`site_tests`: a local shown as the value it
+    was assigned), joined by ``and``, a test whose top level is ``or`` in parentheses (``a or b and c``
+    would read as ``a or (b and c)``). Made only for a finding."""
+    import _ast as ast
+
+    tests = [str(t) for t in site_tests(site)]
+    out = []
+    for test in tests:
+        try:
+            tree = compile(test, "<test>", "eval", ast.PyCF_ONLY_AST)
+            either = isinstance(tree, ast.Expression) and isinstance(tree.body, ast.BoolOp)
+            either = either and isinstance(tree.body.op, ast.Or)  # type: ignore[attr-defined]
+        except (SyntaxError, ValueError, RecursionError):
+            either = False
+        out.append(f"({test})" if either and len(tests) > 1 else test)
+    return "when: " + " and ".join(out)
 
 
 def _truth(value: Any) -> bool:
@@ -242,6 +271,7 @@ def _truth(value: Any) -> bool:
 #   ("a", name, attribute)     ``name.attribute``
 #   ("and", (test, ...))       ``and``; ("or", (test, ...)) ``or``; ("not", test) ``not``
 #   ("cmp", left, ((op, right), ...))  a comparison chain, ``op`` the ast class's name (``Eq``, ``In``)
+#   ("if", test, body, orelse) ``body if test else orelse`` (a local's ``is None`` default, substituted)
 #   ("?",)                     anything else (a call, a subscript, ``-x``): unknown when reached
 #   ("!",)                     a text that is no expression: unknown when reached
 Test: TypeAlias = "tuple[Any, ...]"
@@ -279,6 +309,8 @@ def _compiled(node: Any) -> Test:
             for op, right in zip(node.ops, node.comparators, strict=True)
         )
         return ("cmp", _compiled(node.left), pairs)
+    if isinstance(node, ast.IfExp):
+        return ("if", _compiled(node.test), _compiled(node.body), _compiled(node.orelse))
     return ("?",)
 
 
@@ -333,6 +365,9 @@ def _evaluate(
         return out
     if kind == "not":
         return not _evaluate(test[1], framework, fields, values, read)
+    if kind == "if":  # only the branch the test takes is read, as Python evaluates it
+        taken = test[2] if _evaluate(test[1], framework, fields, values, read) else test[3]
+        return _evaluate(taken, framework, fields, values, read)
     if kind == "cmp":
         left = _evaluate(test[1], framework, fields, values, read)
         for op, right_test in test[2]:
@@ -412,8 +447,6 @@ def _finding(
         text,
         at=at,
         setting=read[0],
-        evidence=[
-            Evidence("resolution", where, "when: " + " and ".join(map(str, site.get("conditions") or ())))
-        ],
+        evidence=[Evidence("resolution", where, when_text(site))],
         fix=f"change or remove {' or '.join(dict.fromkeys(flags))} (the check's message says which)",
     )

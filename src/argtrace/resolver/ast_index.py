@@ -18,8 +18,10 @@ from __future__ import annotations
 import ast
 import hashlib
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+
+from argtrace.resolver import local_defs
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -635,12 +637,71 @@ class _RaiseVisitor(BranchVisitor):
         self.sites: list[dict[str, Any]] = []
         # local names assigned a message in this function (``msg = f"..."; raise ValueError(msg)``)
         self.assigns: dict[str, ast.expr] = {}
+        # the function's locals a test may be substituted with (resolver/local_defs.py): the names bound
+        # once, and those whose one assignment dominates the statement visited, with their values
+        self.bound = local_defs.Bindings()
+        self.defs: dict[str, ast.AST] = {}
 
     def visit_Assign(self, node: ast.Assign) -> None:
         value = node.value
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) and _is_text(value):
             self.assigns[node.targets[0].id] = value
         self.generic_visit(node)
+        target = node.targets[0]
+        if isinstance(target, ast.Name) and target.id in self.bound.single:
+            followed = local_defs.substituted(value, self.defs)[0]
+            if self.bound.follows(target.id, followed):
+                self.defs[target.id] = followed
+
+    def _block(self, stmts: Sequence[ast.AST]) -> None:
+        """A block whose assignments do not dominate what follows it (a branch, a loop, a handler)."""
+        saved = dict(self.defs)
+        for stmt in stmts:
+            self.visit(stmt)
+        self.defs = saved
+
+    def visit_If(self, node: ast.If) -> None:
+        self.visit(node.test)
+        self.conds.append((node.test, False))
+        self._block(node.body)
+        self.conds[-1] = (node.test, True)
+        self._block(node.orelse)
+        self.conds.pop()
+
+    def _loop(self, node: ast.For | ast.AsyncFor | ast.While) -> None:
+        # nothing assigned in a loop is followed: the name was added to no dominating block
+        saved, self.bound = self.bound, local_defs.Bindings(rebound=self.bound.rebound)
+        for field in ("target", "iter", "test"):
+            if getattr(node, field, None) is not None:
+                self.visit(getattr(node, field))
+        self._block(node.body)
+        self._block(node.orelse)
+        self.bound = saved
+
+    visit_For = visit_AsyncFor = visit_While = _loop
+
+    def _try(self, node: ast.AST) -> None:
+        """``try`` and Python 3.11's ``try``/``except*`` (the same fields): later statements of the body see
+        its assignments; a handler, the ``else`` and the ``finally`` part do not (the body may stop early)."""
+        self._block(getattr(node, "body", ()))
+        for handler in getattr(node, "handlers", ()):
+            self._block([handler])
+        self._block(getattr(node, "orelse", ()))
+        self._block(getattr(node, "finalbody", ()))
+
+    visit_Try = visit_TryStar = _try
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item)
+        self._block(node.body)
+
+    visit_AsyncWith = visit_With
+
+    def visit_Match(self, node: ast.Match) -> None:
+        self.visit(node.subject)
+        for case in node.cases:
+            self._block([case])
 
     def _inlined_nodes(self, msg: ast.AST | None) -> list[ast.AST]:
         return [
@@ -662,10 +723,14 @@ class _RaiseVisitor(BranchVisitor):
         if is_class:
             self.classes.append(name)
         saved, saved_assigns = self.conds, self.assigns
+        saved_locals = (self.bound, self.defs)
         self.conds = []
         self.assigns = {}
+        self.bound = local_defs.Bindings() if is_class else local_defs.bindings(node)
+        self.defs = {}
         self.generic_visit(node)
         self.conds, self.assigns = saved, saved_assigns
+        self.bound, self.defs = saved_locals
         self.scope.pop()
         if is_class:
             self.classes.pop()
@@ -683,6 +748,11 @@ class _RaiseVisitor(BranchVisitor):
     ) -> None:
         parts = _merge(self._inline(message_parts(msg)))
         conditions = self._conditions() + ([extra["condition"]] if "condition" in extra else [])
+        tests: list[ast.AST] = [*(t for t, _ in self.conds), *(n for n in cond_nodes if n is not None)]
+        # the tests with their locals substituted (local_defs.py); the condition of an assert is its
+        # negated test, as in ``conditions``
+        resolved = [local_defs.substituted(t, self.defs) for t in tests] if self.defs else []
+        used = [name for _, names in resolved for name in names]
         site = {
             "file": self.file,
             "line": node.lineno,
@@ -694,8 +764,22 @@ class _RaiseVisitor(BranchVisitor):
             # every enclosing condition, outermost first (``not (...)`` for an else branch, and for an
             # assert its negated test): the innermost one is the raise's own ``if``
             "conditions": conditions,
-            "fields": fields_read([*(t for t, _ in self.conds), *cond_nodes, msg, *self._inlined_nodes(msg)]),
+            "fields": fields_read(
+                [
+                    *(t for t, _ in self.conds),
+                    *cond_nodes,
+                    msg,
+                    *self._inlined_nodes(msg),
+                    *(node for node, _ in resolved if used),
+                ]
+            ),
         }
+        if used:
+            texts = [ast.unparse(node) for node, _ in resolved]
+            negated = [neg for _, neg in self.conds] + [True] * (len(texts) - len(self.conds))
+            # ``conditions`` as the source says them; ``resolved`` what they test, locals substituted
+            site["resolved"] = [f"not ({t})" if neg else t for t, neg in zip(texts, negated, strict=True)]
+            site["locals"] = sorted(set(used))
         site.update({k: v for k, v in extra.items() if k != "condition"})
         self.sites.append(site)
 

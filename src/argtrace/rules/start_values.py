@@ -80,11 +80,12 @@ RS032 = Rule(
         "After argparse accepts every flag, the framework's argument checks (SGLang's ServerArgs and its "
         "arg_groups hooks, vLLM's EngineArgs and config classes) raise for combinations they refuse: the "
         "server exits at start-up before loading anything. The raise-site index of each bundled release "
-        "(scripts/gen_schemas.py) records every raise with the if-tests that lead to it; a site whose tests "
-        "read only settings the launch gives, literals, and/or/not, comparisons and `in` is evaluated on the "
-        "parsed values. It is what the resolver (RS001) shows by running the code, available without a "
-        "resolver environment. Assumed: the values reach the check as parsed, and the function runs at every "
-        "start (its caller's own tests are not read)."
+        "(scripts/gen_schemas.py) records every raise with the if-tests that lead to it, a local the tests "
+        "read replaced by its one assignment that reaches them (resolver/local_defs.py); a site whose tests "
+        "read only settings the launch gives, literals, and/or/not, comparisons, `in` and conditional "
+        "expressions is evaluated on the parsed values. It is what the resolver (RS001) shows by running the "
+        "code, available without a resolver environment. Assumed: the values reach the check as parsed, and "
+        "the function runs at every start (its caller's own tests are not read)."
     ),
     fix="change or remove one of the flags the check reads (its message says which)",
     example=_static(
@@ -92,7 +93,8 @@ RS032 = Rule(
         "0.5.23",
     ),
     correct=_static("python -m sglang.launch_server --model-path /m --enable-hierarchical-cache", "0.5.23"),
-    exceptions="Nothing when a test calls a function, reads the environment, the model, a local variable or "
+    exceptions="Nothing when a test calls a function, reads the environment, the model, a local variable "
+    "assigned more than once, in a branch or loop, or from a call with arguments, or "
     "a setting the launch does not give (its default may be rewritten before the check); nothing for "
     "model-specific modules (model_overrides/); nothing when the resolver ran (RS001 says what it raised).",
 )
@@ -292,8 +294,9 @@ RS036 = Rule(
         "b200",
     ),
     exceptions="Nothing without --gpu, nothing for vLLM (its device checks read the platform object, not a "
-    "probe of this table), nothing when a test reads a local, the model, the environment or a setting the "
-    "launch does not give, nothing when the resolver ran (RS001).",
+    "probe of this table), nothing when a test reads a local the index did not replace by its value (one "
+    "assigned more than once, in a branch or loop, or from a call with arguments), the model, the "
+    "environment or a setting the launch does not give, nothing when the resolver ran (RS001).",
 )
 
 RS054 = Rule(
