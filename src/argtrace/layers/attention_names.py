@@ -152,6 +152,13 @@ def attention_names(report: Report) -> LayerResult:
     release = report.parsed_release("vllm")
     if release is None:
         return result  # (Report.parsed_release)
+    server = report.described_server()
+    if not (
+        report.written("attention_backend")
+        or report.written("attention_config.backend")
+        or (server is not None and VARIABLE in server.env)
+    ):
+        return result  # nothing names a backend: the table is not read (start-up, issue 18)
     facts = release_facts(release)
     if not facts:
         return result
