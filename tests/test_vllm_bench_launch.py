@@ -126,3 +126,25 @@ def test_a_release_without_vllm_bench() -> None:
         "console stops with `argument subparser: invalid choice: 'bench'`"
     )
     assert [c for c in codes(report) if c[1] != "info"] == [("PR040", "error")]
+
+
+def test_the_generator_compares_a_set_s_repr_in_any_order() -> None:
+    """vLLM's EnableDisableAction keeps its negative option strings in a set, whose repr's order depends on
+    the dump's hash seed: an option alike but for that order is stored as shared, and an own one sorted."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "scripts"))
+    from gen_vllm_bench import compact
+
+    def flag(name: str, negatives: str) -> dict[str, Any]:
+        attrs = {"negative_option_strings": {"repr": negatives}}
+        return {"option_strings": [name], "dest": name[2:], "action_attrs": attrs}
+
+    serve = {"options": [flag("--enable-eplb", "{'--no-enable-eplb', '--disable-eplb'}")], "positionals": []}
+    arguments = [
+        flag("--enable-eplb", "{'--disable-eplb', '--no-enable-eplb'}"),
+        flag("--enable-dbo", "{'--no-enable-dbo', '--disable-dbo'}"),
+    ]
+    stored = compact({"parser": {}, "arguments": arguments}, serve)
+    assert stored["shared"] == ["--enable-eplb"]
+    assert stored["own"] == [flag("--enable-dbo", "{'--disable-dbo', '--no-enable-dbo'}")]
