@@ -196,8 +196,8 @@ MISSING = {
     ),
     "vllm29531_gemma3_fp8_kv_flashinfer_hopper.cmd": (
         "fp8",
-        "`vllm bench latency` is not read as an engine start (SH019), and which FlashInfer builds take an "
-        "FP8 KV cache on Hopper is not read from the FlashInfer wheels",
+        "`vllm bench latency` is read as an engine start since session 35 (frameworks/vllm_bench.py), but "
+        "which FlashInfer builds take an FP8 KV cache on Hopper is not read from the FlashInfer wheels",
     ),
     "qianfanvl8_hf_overrides_internvl_aimv2.cmd": (
         "transformers",

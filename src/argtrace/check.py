@@ -785,9 +785,11 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
         from argtrace.layers.moe_all2all import moe_all2all  # RS068/RS072: an all-to-all backend not used
 
         results.append(moe_all2all(report))
-        from argtrace.layers.mamba_cache import (
-            mamba_cache,
-        )  # RS075/RS076: a Mamba cache mode dropped, refused
+        from argtrace.layers.attention_names import attention_names  # PA070: a backend name not had
+
+        results.append(attention_names(report))
+        # RS075/RS076: a Mamba cache mode dropped, refused
+        from argtrace.layers.mamba_cache import mamba_cache
 
         results.append(mamba_cache(report))
         from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size no drafter reads

@@ -102,10 +102,15 @@ def decide_server_release(
         launch_values=rel.flag_values([w.text for w in server.server_args]),
     )
     demo = server.entrypoint == "vllm.entrypoints.api_server"  # vLLM's demo server: a parser of its own
+    bench = (server.entrypoint or "").startswith("vllm bench ")  # an engine from the bench's parser
     if demo:
         from argtrace.frameworks.vllm_demo import demo_decision
 
         decision = demo_decision(decision, flags)
+    elif bench:
+        from argtrace.frameworks.vllm_bench import bench_decision
+
+        decision = bench_decision(decision, flags, server.entrypoint or "")
     why = decision.evidence.text if decision.evidence is not None else "requested"
     if decision.source == "none":
         why = "the newest bundled release that accepts the launch"
@@ -114,6 +119,10 @@ def decide_server_release(
         from argtrace.frameworks.vllm_demo import entrypoint_schema
 
         schema = entrypoint_schema(schema, server, findings)
+    elif bench:
+        from argtrace.frameworks import vllm_bench
+
+        schema = vllm_bench.entrypoint_schema(schema, server, findings)
     else:
         from argtrace.frameworks.entrypoints import absent_finding
 

@@ -45,7 +45,7 @@ _MODULES: dict[str, tuple[FrameworkName, str]] = {
     "trl.scripts.vllm_serve": ("vllm", "trl vllm-serve"),
 }
 # modules that behave like the console script (``python -m vllm.entrypoints.cli.main serve``)
-_CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
+CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
     "vllm.entrypoints.cli.main": ("vllm", "vllm serve"),
     "sglang.cli.main": ("sglang", "sglang serve"),
 }
@@ -54,6 +54,18 @@ _CLI_MODULES: dict[str, tuple[FrameworkName, str]] = {
 _TRL_CLI_MODULES = frozenset({"trl.cli", "trl.cli.main"})
 TRL_SUBCOMMAND = "vllm-serve"
 _CONSOLE: dict[str, FrameworkName] = {"sglang": "sglang", "vllm": "vllm"}
+# ``vllm bench latency|throughput`` build the engine in-process from the engine's flags (frameworks/
+# vllm_bench.py); ``vllm bench serve`` is a client of a running server, not a start
+BENCH_ENGINES = frozenset({"latency", "throughput"})
+
+
+def _bench(fw: str, words: Sequence[str]) -> str | None:
+    """``vllm bench NAME``'s entry point for ``words`` (``bench``, NAME...) when NAME starts an engine."""
+    if fw == "vllm" and len(words) >= 2 and words[0] == "bench" and words[1] in BENCH_ENGINES:
+        return f"vllm bench {words[1]}"
+    return None
+
+
 # The console script kept under a name with its release, side by side with others (GPUStack installs each
 # backend release as ``bin/vllm_v0.10.0``): the same program, so the same parser.
 _VERSIONED_CONSOLE = re.compile(
@@ -534,9 +546,11 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         if module in _MODULES:
             fw, entry = _MODULES[module]
             return Detection(fw, entry, i + 1, None, i, tuple(wrappers), tuple(env), at, runner)
-        if module in _CLI_MODULES and argv[i + 1 : i + 2] == ["serve"]:
-            fw, entry = _CLI_MODULES[module]
+        if module in CLI_MODULES and argv[i + 1 : i + 2] == ["serve"]:
+            fw, entry = CLI_MODULES[module]
             return Detection(fw, entry, i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
+        if module in CLI_MODULES and (bench := _bench(CLI_MODULES[module][0], argv[i + 1 : i + 3])):
+            return Detection("vllm", bench, i + 3, None, i, tuple(wrappers), tuple(env), at, runner)
         if module in _TRL_CLI_MODULES and argv[i + 1 : i + 2] == [TRL_SUBCOMMAND]:
             return Detection(
                 "vllm", "trl vllm-serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner
@@ -569,9 +583,11 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         if module in _MODULES:
             fw, entry = _MODULES[module]
             return Detection(fw, entry, start, word, i, tuple(wrappers), tuple(env), at, runner)
-        if module in _CLI_MODULES and start < len(argv) and argv[start] == "serve":
-            fw, entry = _CLI_MODULES[module]
+        if module in CLI_MODULES and start < len(argv) and argv[start] == "serve":
+            fw, entry = CLI_MODULES[module]
             return Detection(fw, entry, start + 1, word, i, tuple(wrappers), tuple(env), at, runner)
+        if module in CLI_MODULES and (bench := _bench(CLI_MODULES[module][0], argv[start : start + 2])):
+            return Detection("vllm", bench, start + 2, word, i, tuple(wrappers), tuple(env), at, runner)
         if module in _TRL_CLI_MODULES and argv[start : start + 1] == [TRL_SUBCOMMAND]:
             return Detection(
                 "vllm", "trl vllm-serve", start + 1, word, i, tuple(wrappers), tuple(env), at, runner
@@ -583,6 +599,8 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
     if base in _CONSOLE and i + 1 < len(argv) and argv[i + 1] == "serve":
         fw = _CONSOLE[base]
         return Detection(fw, f"{fw} serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
+    if base in _CONSOLE and (bench := _bench(_CONSOLE[base], argv[i + 1 : i + 3])):
+        return Detection("vllm", bench, i + 3, None, i, tuple(wrappers), tuple(env), at, runner)
     if base == "trl" and argv[i + 1 : i + 2] == [TRL_SUBCOMMAND]:
         return Detection("vllm", "trl vllm-serve", i + 2, None, i, tuple(wrappers), tuple(env), at, runner)
     return None

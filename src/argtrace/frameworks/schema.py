@@ -388,7 +388,11 @@ class Schema:
 
     @property
     def label(self) -> str:
-        return f"{self.framework} {self.version}" + (f" (python -m {self.variant})" if self.variant else "")
+        if not self.variant:
+            return f"{self.framework} {self.version}"
+        # a module run with python -m (the demo server), or a console's subcommand (`vllm bench latency`)
+        program = self.variant if " " in self.variant else f"python -m {self.variant}"
+        return f"{self.framework} {self.version} ({program})"
 
     @functools.cached_property
     def field_names(self) -> Mapping[str, str]:

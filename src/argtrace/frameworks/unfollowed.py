@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from argtrace.frameworks.detect import (
     _ASSIGN,
     _PYTHON,
+    CLI_MODULES,
     _basename,
     _detect_python,
     detect_server,
@@ -114,6 +115,8 @@ def unfollowed_start(argv: Sequence[str | None]) -> Unfollowed | None:
         return Unfollowed(f"{texts[i]} -m {mod}", f"python -m {mod}", UNANALYSED_MODULES[mod])
     if found is not None and found[1] == "sglang_router.launch_router":
         return None  # the router alone, parsed by frameworks/router_launch.py
+    if found is not None and found[1] in CLI_MODULES:
+        return None  # the console's other subcommands (`bench serve`, a client; `chat`): no server starts
     # a launcher in front of a server start: mpirun ... python -m sglang.launch_server
     for k in range(i + 1, len(texts)):
         if detect_server(texts[k:]) is not None:

@@ -60,6 +60,14 @@ def demo_schema(serve: Schema) -> Schema | None:
     entry = demo_release(serve.version)
     if entry is None or not entry.get("ships") or entry.get("crash"):
         return None
+    return rebuilt_schema(serve, entry, ENTRYPOINT)
+
+
+def rebuilt_schema(serve: Schema, entry: Mapping[str, Any], variant: str) -> Schema:
+    """Another entry point's parser in the release of ``serve``, from a generated ``entry``: the options it
+    shares identically with the bundled `vllm serve` schema (``shared``, by first option string), its own
+    in full (``own``), its ``parser`` facts; ``variant`` keeps the schema apart from `vllm serve`'s (the demo
+    server here, ``vllm bench latency`` in frameworks/vllm_bench.py)."""
     by_key = {
         _key(o): o for o in [*(serve.data.get("options") or ()), *(serve.data.get("positionals") or ())]
     }
@@ -77,7 +85,7 @@ def demo_schema(serve: Schema) -> Schema | None:
         "positionals": [a for a in arguments if not a.get("option_strings")],
     }
     return Schema(
-        framework=serve.framework, version=serve.version, data=data, path=serve.path, variant=ENTRYPOINT
+        framework=serve.framework, version=serve.version, data=data, path=serve.path, variant=variant
     )
 
 
@@ -102,7 +110,7 @@ def demo_schemas() -> list[Schema]:
     return list(_demo_schemas())
 
 
-def _stopped(serve: Schema, why: str) -> Schema:
+def _stopped(serve: Schema, why: str, variant: str = ENTRYPOINT) -> Schema:
     """The release's schema marked as an entry point that stops before any parser exists: no arguments,
     and ``vllm.prepare_argv`` turns ``entrypoint_stops`` into the launch's fatal error with no word parsed,
     so no parser finding follows from it."""
@@ -111,7 +119,7 @@ def _stopped(serve: Schema, why: str) -> Schema:
         version=serve.version,
         data={**serve.data, "options": [], "positionals": [], "entrypoint_stops": why},
         path=serve.path,
-        variant=ENTRYPOINT,
+        variant=variant,
     )
 
 

@@ -442,6 +442,11 @@ def _moved_to_flag(name: str, value: str, server: ServerCommand, schema: Schema)
         return said, (
             f"remove {name} and pass {flag}" if on else f"remove {name} ({flag} is off unless given)"
         )
+    from argtrace.layers.attention_names import refused_note  # a backend name the flag refuses too
+
+    refused = refused_note(schema.framework, schema.version, flag, value)
+    if refused is not None:
+        return said + refused, f"remove {name} and pass {flag} with a backend name {schema.label} has"
     return said, f"remove {name} and pass {flag} {redact_value(name, value)}"
 
 

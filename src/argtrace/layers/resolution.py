@@ -142,6 +142,12 @@ def server_argv(server: ServerCommand, framework: str) -> tuple[list[str] | None
         from argtrace.frameworks.dynamo import split_dynamo
 
         argv = [argv[i] for i in split_dynamo(server.entrypoint, argv, server.image).engine]  # Dynamo's
+    if (server.entrypoint or "").startswith("vllm bench "):
+        return (
+            None,
+            "vllm bench's own flags (--input-len, --num-prompts...) are not those of `vllm serve`, whose "
+            "parser the resolver runs",
+        )
     if server.entrypoint == "huggingfaceserver":
         # KServe's parser (its options and vLLM's) calls parse_known_args; the resolver runs vLLM's own
         return None, "KServe's huggingfaceserver parses vLLM's options with its own parser (parse_known_args)"

@@ -645,3 +645,31 @@ PA_LITERAL_VARIABLE = Rule(
     exceptions="Only when the launch's environment sets the variable (a `$` in a regex, a template or a "
     "secret is left alone), and not for a credential's flag.",
 )
+
+PA_ATTENTION_NAME = Rule(
+    code="PA070",
+    layer="parser",
+    severity="error",
+    title="An attention backend name the vLLM release does not have",
+    basis="framework-code",
+    rationale="vLLM looks the attention backend a launch names (VLLM_ATTENTION_BACKEND in the releases "
+    "whose envs.py reads it, 0.6.6.post1-0.14.1; --attention-backend or --attention-config's backend from "
+    "0.13.0) up in its backend enum and refuses a name it lacks at start-up with its own message: "
+    "\"Unknown attention backend: 'XFORMERS'. Valid options are: ...\" (vllm 0.33.0 "
+    'v1/attention/backends/registry.py:28, through AttentionConfig.validate_backend_before), "Invalid '
+    "value 'X' for VLLM_ATTENTION_BACKEND. Valid options: [...]\" (0.11.0-0.14.1 envs.py env_with_choices). "
+    "Backends are removed over time (XFORMERS is gone from 0.12.0, FLASHINFER_VLLM_V1 from 0.11.0), so a "
+    "launch written for one release stops on a newer one. vLLM 0.7.3-0.9.2 drop an unknown name instead and "
+    "choose a backend as if it were not set (a warning). From 0.11.2 the enum also holds TORCH_SDPA as a tag "
+    "without a class (ViT attention only): named for the model's attention, CUDA's selector cannot load it "
+    '("Backend TORCH_SDPA must be registered before use", vllm-omni#4342; a warning resting on a CUDA GPU). '
+    "Each release's names and messages are read from its wheel (scripts/gen_vllm_attention_names.py).",
+    fix="name a backend the release has (or remove the setting so that vLLM chooses one for the GPU)",
+    example=_c("vllm serve Qwen/Qwen3-8B --attention-backend XFORMERS", _VL),
+    correct=_c("vllm serve Qwen/Qwen3-8B --attention-backend FLASH_ATTN", _VL),
+    exceptions="Nothing for a release whose wheel was not read, for a variable inherited from the caller's "
+    "environment, or for the variable on a release that does not read it (PR001 says so, and its advice "
+    "to pass the flag notes a name the flag refuses too); a warning when nothing names the release. "
+    "Whether the GPU supports a backend the release has is another question (its selector's "
+    '"Invalid attention backend for cuda").',
+)

@@ -304,10 +304,14 @@ PR040 = Rule(
         "(`add_argument(..., ge=1024, le=65535)`: TypeError). Generated from the wheels by "
         "scripts/gen_vllm_demo_server.py. Likewise `sglang serve` needs `sglang.cli`, which SGLang releases "
         "before 0.5.5 do not have (`No module named 'sglang.cli'`, recorded when each release's parser was "
-        "generated; scripts/gen_entrypoint_index.py lists every entry point's releases)."
+        "generated; scripts/gen_entrypoint_index.py lists every entry point's releases). And `vllm bench "
+        "latency|throughput`, which build an engine from the engine's flags, exist from 0.8.5.post1 of the "
+        "bundled releases (before, the console reads `bench` as an invalid choice: "
+        "scripts/gen_vllm_bench.py)."
     ),
     fix="Use `vllm serve MODEL` (the OpenAI-compatible server), or a release that ships the demo; for "
-    "`sglang serve`, `python -m sglang.launch_server` with the same flags.",
+    "`sglang serve`, `python -m sglang.launch_server` with the same flags; for `vllm bench`, a release that "
+    "has it.",
     example=Example(
         files={},
         argv=(

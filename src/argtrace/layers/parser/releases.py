@@ -445,6 +445,10 @@ class Releases:
         first; None for the framework's own server parser."""
         if not self.schema.variant:
             return None
+        if self.schema.variant.startswith("vllm bench "):
+            from argtrace.frameworks.vllm_bench import bench_schemas
+
+            return bench_schemas(self.schema.variant)
         from argtrace.frameworks.vllm_demo import demo_schemas
 
         return demo_schemas()

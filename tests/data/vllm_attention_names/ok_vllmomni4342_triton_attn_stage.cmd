@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm-omni/issues/4342 (2026-06-11, closed), seen 2026-12-05: the same stage with a decoder backend that has a class (TRITON_ATTN, which takes Turing cards), on vLLM 0.22.1: a correct use of the flag.
+vllm serve Qwen/Qwen2.5-Omni-3B --max-num-batched-tokens 2048 --max-num-seqs 1 --gpu-memory-utilization 0.8 --enforce-eager --trust-remote-code --no-enable-prefix-caching --tensor-parallel-size 4 --attention-backend TRITON_ATTN

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vast-data/VUA/issues/7 (2025-06-17, open), seen 2026-12-05: `vllm bench serve` (run through VUA's wrapper `bin/vua-vllm`, the console `vllm` here) with `-port 8000`, which the client's parser refuses ("unrecognized arguments: -port 8000"). A client of a running server: argtrace reads no server here, and does not parse the client's own flags.
+vllm bench serve --model mistralai/Mistral-7B-Instruct-v0.2 --request-rate 8192 --random-input-len 7000 --random-output-len 1000 -port 8000 --num-prompts 1500

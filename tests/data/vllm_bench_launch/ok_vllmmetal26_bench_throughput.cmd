@@ -1,0 +1,2 @@
+# https://github.com/vllm-project/vllm-metal/issues/26 (2025-12-22, closed), seen 2026-12-05: `vllm bench throughput` as the comment runs it to compare vllm-metal with llama.cpp; it fails inside vllm-metal's engine core on a Mac (the platform plugin's own error, not a flag). As posted: an offline engine built from the engine's flags, a correct use of them.
+vllm bench throughput --model Qwen/Qwen3-0.6B --input-len 128 --output-len 128 --num-prompts 4
