@@ -1,6 +1,9 @@
 """KubeRay's RayCluster, RayJob and RayService (``ray.io/v1``): the Ray pods they start, with the command and
 the variables KubeRay gives the Ray container, and a RayJob's entrypoint.
 
+This module owns what KubeRay makes of a Ray pod template (``ray_pods``, called from kubernetes.py for these
+kinds) and TP108, the words its rewrite of the Ray container's command splits again (``ray_findings``).
+
 Followed from KubeRay's own code (ray-project/kuberay, ray-operator/controllers/ray/common/pod.go):
 
 - the pod templates: ``spec.headGroupSpec.template`` (one head pod) and each of ``spec.workerGroupSpecs``
