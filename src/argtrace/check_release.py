@@ -177,7 +177,7 @@ def _unknown_release_finding(
     by_missing: dict[tuple[str, ...], list[str]] = {}
     # each name's releases as a set, once; a name every release knows is missing from none, and a release
     # every name's releases hold misses none: only the others are asked of the names (most launches' names
-    # are known to all 91 bundled SGLang releases, and asking each of them of each name was most of PR011)
+    # are known to every bundled release, and asking each release of each name was most of PR011)
     every = len(index.releases)
     known_by = [(n, frozenset(releases)) for n, releases in knowing if releases and len(releases) < every]
     lacking = {r for _, releases in known_by for r in index.releases if r not in releases}
