@@ -164,3 +164,18 @@ def test_refused_flag_clauses_name_the_releases_every_release_did(framework: str
             got = refused_flag_clauses(framework, flags, accepted)
             assert got == _refused_flag_clauses_before(framework, flags, accepted)
     assert refused_flag_clauses(framework, refused, ())  # at least one clause
+
+
+def test_pooled_data_is_the_same_data_with_one_object_per_string() -> None:
+    a, b = "".join(["st", "ore"]), "".join(["sto", "re"])
+    assert a == b and a is not b
+    data = {"options": [{"action": a, "strings": [a, "--x"]}, {"action": b, "pair": (b, 1, None, 2.5)}]}
+    pooled = schema_store._pooled(data, {})
+    assert pooled == data and list(pooled) == list(data)
+    first, second = pooled["options"]
+    assert first["action"] is second["action"] is first["strings"][0] is second["pair"][0]
+    assert type(second["pair"]) is tuple and type(first["strings"]) is list
+    assert data["options"][1]["action"] is b  # the input is left as it was
+    path = SCHEMA_DIR / "sglang-0.5.19.json"
+    whole = schema_store.load_expanded(path, SCHEMA_DIR)
+    assert schema_store._pooled(whole, {}) == whole

@@ -162,7 +162,7 @@ def load_schema_data(path: Path, schema_dir: Path, option_row: OptionRow | None 
         sources.append(Path(str(sys.modules[option_row.__module__].__file__)))
 
     def build() -> dict[str, Any]:
-        data = _expanded_file(path, schema_dir, SHARED_KEYS)
+        data = _pooled(_expanded_file(path, schema_dir, SHARED_KEYS), {})
         env = data.get("env_vars")
         if not isinstance(env, list):
             return {"plain": data}
@@ -184,6 +184,23 @@ def load_schema_data(path: Path, schema_dir: Path, option_row: OptionRow | None 
     if "env" not in value:
         return plain
     return PackedSchema(plain, value)
+
+
+def _pooled(value: Any, pool: dict[str, str]) -> Any:
+    """``value`` rebuilt with one object for each equal string (the same lists, dicts and tuples, in the
+    same order): ``marshal`` writes a string met again as a reference to the first, which is read back
+    without making a new string (a release's ~500 options repeat ``"store"``, ``"argparse"``, their group
+    names... as separate objects after ``json.loads``)."""
+    kind = type(value)
+    if kind is str:
+        return pool.setdefault(value, value)
+    if kind is list:
+        return [_pooled(v, pool) for v in value]
+    if kind is dict:
+        return {_pooled(k, pool): _pooled(v, pool) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_pooled(v, pool) for v in value)
+    return value
 
 
 def _entry(pool: list[Any], item: Any) -> Any:
