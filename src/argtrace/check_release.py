@@ -184,10 +184,14 @@ def _unknown_release_finding(
     knowing += [(v, index.releases_knowing_env(v)) for v in _framework_env_names(server)]
     # releases that refuse the same names are one clause, as a range ("vllm 0.20.2-0.33.0 do not know X")
     by_missing: dict[tuple[str, ...], list[str]] = {}
-    # each name's releases as a set, once: asked of every bundled release (91 of SGLang) per name
-    known_by = [(n, frozenset(releases)) for n, releases in knowing if releases]
-    for release in index.releases:
-        if release in accepted:
+    # each name's releases as a set, once; a name every release knows is missing from none, and a release
+    # every name's releases hold misses none: only the others are asked of the names (most launches' names
+    # are known to every bundled release, and asking each release of each name was most of PR011)
+    every = len(index.releases)
+    known_by = [(n, frozenset(releases)) for n, releases in knowing if releases and len(releases) < every]
+    lacking = {r for _, releases in known_by for r in index.releases if r not in releases}
+    for release in index.releases if lacking else ():
+        if release not in lacking or release in accepted:
             continue
         missing = tuple(dict.fromkeys(n for n, releases in known_by if release not in releases))
         if missing:

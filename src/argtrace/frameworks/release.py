@@ -196,8 +196,10 @@ def refused_flag_clauses(framework: str, flags: Iterable[str], accepted: Sequenc
     by_names: dict[tuple[str, ...], list[str]] = {}
     names = list(dict.fromkeys(f.split("=", 1)[0] for f in flags))
     refusing = {name: index.releases_refusing_flag(name) for name in names}
-    for release in index.releases:
-        if release in accepted:
+    # a release no name's action refuses has no clause: only those that some refuses are asked of the names
+    refusers = set().union(*refusing.values())
+    for release in index.releases if refusers else ():
+        if release not in refusers or release in accepted:
             continue
         refused = tuple(n for n in names if release in refusing[n])
         if refused:

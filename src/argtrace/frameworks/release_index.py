@@ -149,7 +149,19 @@ class ReleaseIndex:
 
     def refusing_value(self, option_string: str, value: str) -> tuple[str, ...]:
         """The releases registering ``option_string`` exactly whose choices do not list ``value``: argparse
-        exits 2 there ("invalid choice"). Only options of one value whose converter keeps the word."""
+        exits 2 there ("invalid choice"). Only options of one value whose converter keeps the word.
+        Answered once per pair: the releases accepting a launch ask of each of its values, PR011's message
+        again, and so do the fix re-checks."""
+        known = self._refusing.get((option_string, value))
+        if known is None:
+            known = self._refusing[(option_string, value)] = self._refusing_value(option_string, value)
+        return known
+
+    @functools.cached_property
+    def _refusing(self) -> dict[tuple[str, str], tuple[str, ...]]:  # a cache in the instance's __dict__
+        return {}
+
+    def _refusing_value(self, option_string: str, value: str) -> tuple[str, ...]:
         known = self.flags.get(option_string, ())
         out: list[str] = []
         at = 0
@@ -221,8 +233,18 @@ class ReleaseIndex:
     def taking_no_value(self, option_string: str) -> tuple[str, ...]:
         """The releases registering ``option_string`` exactly as a switch (store_true, nargs=0...): a
         value written after it is left over there (SGLang 0.5.8.post1-0.5.13.post1's deprecated
-        ``--hybrid-kvcache-ratio``, a float before)."""
-        return tuple(self.releases[i] for i in self.no_value.get(option_string, ()))
+        ``--hybrid-kvcache-ratio``, a float before). Answered once per option string, as
+        :meth:`refusing_value` is."""
+        known = self._switching.get(option_string)
+        if known is None:
+            known = self._switching[option_string] = tuple(
+                self.releases[i] for i in self.no_value.get(option_string, ())
+            )
+        return known
+
+    @functools.cached_property
+    def _switching(self) -> dict[str, tuple[str, ...]]:  # a cache in the instance's __dict__
+        return {}
 
 
 def _raw(framework: str) -> Mapping[str, Any]:

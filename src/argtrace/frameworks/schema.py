@@ -169,6 +169,32 @@ class OptionSpec:
         return spec
 
 
+def _option_row(data: dict[str, Any]) -> dict[str, Any]:
+    """The fields of ``data``'s :class:`OptionSpec` (its ``__dict__``, ``data`` itself under ``"raw"``): what
+    a bundled schema's data cache keeps for each option (``schema_store.load_schema_data``)."""
+    return dict(vars(OptionSpec.from_dict(data)))
+
+
+def _specs_of_rows(rows: list[dict[str, Any]], closures: Mapping[str, str]) -> tuple[OptionSpec, ...]:
+    """The specs :meth:`Schema.options` makes of the entries whose rows these are (:func:`_option_row`),
+    each row its spec's fields (the rows are the caller's to give away: ``take_option_rows``), a
+    closure-typed option with its full converter name as :meth:`Schema.options` gives it (in ``type`` and
+    in a copy of ``raw``)."""
+    new, put = object.__new__, object.__setattr__
+    out = []
+    for fields in rows:
+        spec = new(OptionSpec)
+        put(spec, "__dict__", fields)  # the frozen class's own __setattr__ refuses every name
+        if closures:
+            full = closures.get(fields["dest"])
+            t = fields["type"]
+            if full and isinstance(t, str) and "(" not in t and full.startswith(t + "("):
+                fields["type"] = full
+                fields["raw"] = {**fields["raw"], "type": full}
+        out.append(spec)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class EnvVarSpec:
     """An environment variable a framework release reads: its default and type, where it is read, and
@@ -260,6 +286,9 @@ class Schema:
     @functools.cached_property
     def options(self) -> tuple[OptionSpec, ...]:
         closures = _converter_types(self.framework, self.version)
+        rows = self.data.take_option_rows() if isinstance(self.data, schema_store.PackedSchema) else None
+        if rows is not None:
+            return _specs_of_rows(rows, closures)
         out = []
         for o in self.data.get("options") or ():
             full = closures.get(str(o.get("dest")))
@@ -510,7 +539,7 @@ def load_schema(framework: str, version: str) -> Schema:
         raise SchemaError(f"no bundled schema for {framework} {version}")
     try:
         # shared storage (frameworks/schema_store.py): this release's file plus its framework's shared part
-        data = schema_store.load_schema_data(path, SCHEMA_DIR)
+        data = schema_store.load_schema_data(path, SCHEMA_DIR, _option_row)
     except (OSError, ValueError, KeyError, IndexError) as exc:
         raise SchemaError(f"cannot read schema {path.name}: {exc}") from exc
     return Schema(

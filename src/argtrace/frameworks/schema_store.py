@@ -97,18 +97,37 @@ class PackedSchema(Mapping[str, "Any"]):
     """A release's schema dict (what :func:`load_expanded` gives) whose ``env_vars`` stay in the data
     cache's parts until read (``resolver/data_parts.py``): the whole list for ``["env_vars"]``, each
     variable's records for :attr:`env_records` (a bucket of ~8 variables at a time). A check asks for a few
-    of a release's ~800 variables, and unpacking them all was a third of the schema's load (issue 18)."""
+    of a release's ~800 variables, and unpacking them all was a third of the schema's load (issue 18).
+
+    With an ``option_row`` (:func:`load_schema_data`), ``options`` is kept as each option's row (its entry
+    under ``"raw"``, the one object both give): :meth:`take_option_rows`, and ``["options"]`` the entries."""
 
     def __init__(self, plain: dict[str, Any], parts: Mapping[str, Any]) -> None:
         from argtrace.resolver.data_parts import Buckets
 
-        self._plain = plain  # "env_vars" holds None (its place in the key order) until it is read
+        # "env_vars" (and "options" when kept as rows) holds None (its place in the key order) until read
+        self._plain = plain
         self._parts = parts
         self.env_records: Mapping[str, list[Any]] = Buckets(parts, "by_name")  # == records_by_name(env_vars)
+        self._rows_taken = False
+
+    def take_option_rows(self) -> list[dict[str, Any]] | None:
+        """What ``option_row`` made of each ``options`` entry, in order, given to the first caller to own
+        (``Schema.options`` makes them its specs' fields); None when not kept as rows or already taken.
+        ``["options"]`` is read first: the entries as they were, whatever the taker changes in a row."""
+        if ROWS not in self._parts or self._rows_taken:
+            return None
+        self["options"]  # the entries, before a row is the taker's
+        self._rows_taken = True
+        rows: list[dict[str, Any]] = self._parts[ROWS]
+        return rows
 
     def __getitem__(self, key: str) -> Any:
-        if key == "env_vars" and self._plain.get(key) is None and key in self._plain:
-            self._plain[key] = self._parts["env"]
+        if self._plain.get(key) is None and key in self._plain:
+            if key == "env_vars":
+                self._plain[key] = self._parts["env"]
+            elif key == "options" and ROWS in self._parts:
+                self._plain[key] = [row["raw"] for row in self._parts[ROWS]]
         return self._plain[key]
 
     def __contains__(self, key: object) -> bool:
@@ -121,31 +140,67 @@ class PackedSchema(Mapping[str, "Any"]):
         return len(self._plain)
 
 
-def load_schema_data(path: Path, schema_dir: Path) -> Mapping[str, Any]:
+ROWS = "option_rows"  # the part of a packed schema holding its options as rows (load_schema_data)
+OptionRow: TypeAlias = "Callable[[dict[str, Any]], dict[str, Any]]"
+
+
+def load_schema_data(path: Path, schema_dir: Path, option_row: OptionRow | None = None) -> Mapping[str, Any]:
     """:func:`load_expanded` of a release's schema, as a :class:`PackedSchema` when it lists its variables
-    (the data cache keeps it in parts, keyed as :func:`load_expanded`'s copy is)."""
+    (the data cache keeps it in parts, keyed as :func:`load_expanded`'s copy is).
+
+    ``option_row``: what each ``options`` entry is kept as besides itself (``frameworks/schema.py``: the
+    fields of its ``OptionSpec``, the entry under ``"raw"``), made once when the copy is built; its module
+    is one of the copy's sources. Converting ~500 entries into specs on every check was ~7 M instructions."""
     from argtrace.resolver.data_parts import bucketed, cached_parts
 
     framework = path.name.rpartition("-")[0]
     shared = shared_path(schema_dir, framework)
     sources = [path, Path(__file__)] + ([shared] if framework and shared.is_file() else [])
+    if option_row is not None:
+        import sys
+
+        sources.append(Path(str(sys.modules[option_row.__module__].__file__)))
 
     def build() -> dict[str, Any]:
-        data = _expanded_file(path, schema_dir, SHARED_KEYS)
+        data = _pooled(_expanded_file(path, schema_dir, SHARED_KEYS), {})
         env = data.get("env_vars")
         if not isinstance(env, list):
             return {"plain": data}
         # the records by name hold copies of the list's entries, as when each is read from its own part
         by_name = records_by_name(marshal.loads(marshal.dumps(env)))
-        return {"plain": {**data, "env_vars": None}, "env": env, **bucketed("by_name", by_name)}
+        value = {"plain": {**data, "env_vars": None}, "env": env, **bucketed("by_name", by_name)}
+        options = data.get("options")
+        if option_row is not None and isinstance(options, list) and all(isinstance(o, dict) for o in options):
+            # the entries live in their rows (one part, one object each), not a second time in "plain"
+            value["plain"]["options"] = None
+            value[ROWS] = [option_row(o) for o in options]
+        return value
 
-    value = cached_parts(f"{schema_dir.name}-{path.stem}-packed", sources, build)
+    name = f"{schema_dir.name}-{path.stem}-packed" + ("-rows" if option_row is not None else "")
+    value = cached_parts(name, sources, build)
     plain = value.get("plain")
     if not isinstance(plain, dict):
         raise ValueError(f"{path.name}: not a JSON object")  # what build() returns; anything else is not
     if "env" not in value:
         return plain
     return PackedSchema(plain, value)
+
+
+def _pooled(value: Any, pool: dict[str, str]) -> Any:
+    """``value`` rebuilt with one object for each equal string (the same lists, dicts and tuples, in the
+    same order): ``marshal`` writes a string met again as a reference to the first, which is read back
+    without making a new string (a release's ~500 options repeat ``"store"``, ``"argparse"``, their group
+    names... as separate objects after ``json.loads``)."""
+    kind = type(value)
+    if kind is str:
+        return pool.setdefault(value, value)
+    if kind is list:
+        return [_pooled(v, pool) for v in value]
+    if kind is dict:
+        return {_pooled(k, pool): _pooled(v, pool) for k, v in value.items()}
+    if kind is tuple:
+        return tuple(_pooled(v, pool) for v in value)
+    return value
 
 
 def _entry(pool: list[Any], item: Any) -> Any:
