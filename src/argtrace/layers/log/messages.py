@@ -192,22 +192,36 @@ class Match:
     skipped: int = 0
 
 
-def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
-    """(literal, optional, placeholder_before) pieces, whitespace normalised."""
-    out: list[tuple[str, bool, bool]] = []
+# A placeholder that prints a whole number: ``{int(result[0])}``, ``{len(x)}``, ``{n:d}``, ``{n:,}``. Its
+# value is digits, so a text with other characters there is another message: "CUDA error
+# (/.../flash_fwd_launch_template.h:190): invalid argument" (FlashAttention 3's C++ check, sglang#10711) is
+# not SGLang's "CUDA error {int(result[0])}({_cudaGetErrorString(result[0])})" with an empty number
+_INT_HOLE = re.compile(r"^(?:int|len)\(.*\)$|:[-+ #0]*\d*(?:[,_]d?|d)$")
+_INT_VALUE = re.compile(r"\s*[-+]?\d[\d,_]*\s*")
+
+
+def _int_hole(part: list[Any]) -> bool:
+    return bool(part) and isinstance(part[0], str) and bool(_INT_HOLE.search(part[0].strip()))
+
+
+def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool, bool]]:
+    """(literal, optional, placeholder_before, integer_placeholder_before) pieces, whitespace normalised."""
+    out: list[tuple[str, bool, bool, bool]] = []
     gap = False
+    number = False
     for part in parts:
         if isinstance(part, str):
             text = " ".join(part.split())
             if text:
-                out.append((text, False, gap))
-                gap = False
+                out.append((text, False, gap, number))
+                gap = number = False
         elif isinstance(part, list):
+            number = not gap and _int_hole(part)  # two holes in a row: the gap is not one number
             gap = True
         else:
-            for text, _, inner_gap in _pieces(part["o"]):
-                out.append((text, True, gap or inner_gap))
-                gap = False
+            for text, _, inner_gap, inner_number in _pieces(part["o"]):
+                out.append((text, True, gap or inner_gap, inner_number if inner_gap else number))
+                gap = number = False
             gap = True
     return out
 
@@ -219,7 +233,7 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
     # a cut-out is words of the message: one token (a variable's assignment on a wrapped line of its own,
     # "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0" of another message's advice, vllm PR#57595) is a name
     # many messages print, not a paste of this one
-    if len(text) >= MIN_SPECIFICITY and " " in text.strip() and any(text in piece for piece, _, _ in pieces):
+    if len(text) >= MIN_SPECIFICITY and " " in text.strip() and any(text in piece for piece, *_ in pieces):
         return _alnum(text), 1.0
     required = [p for p in pieces if not p[1]]
     if not required:
@@ -235,8 +249,10 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
         spec = 0
         end = start
         ok = True
-        for piece, optional, _gap in pieces:
+        for index, (piece, optional, _gap, number) in enumerate(pieces):
             at = text.find(piece, pos)
+            if at >= 0 and number and index and not _INT_VALUE.fullmatch(text[pos:at]):
+                at = -1  # the whole number the template prints before this piece is not there
             if at < 0 and piece is last:
                 # a copy that ends where the message ends but drops its closing full stop: an issue's
                 # title ("Qwen3OmniMoeThinkerForConditionalGeneration does not support LoRA yet", vllm#41899)
@@ -439,6 +455,47 @@ def _in_named_package(site: Site, packages: set[str]) -> bool:
     return bool(folder) and any(p.startswith(folder + "/") for p in packages)
 
 
+_RAISED = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception))(?::|$)")
+
+
+def raised_classes(text: str) -> set[str]:
+    """The exception classes the text's own lines begin with (``RuntimeError: ...``), prefixes removed."""
+    found = set()
+    for raw in text[:MAX_TEXT].splitlines():
+        m = _RAISED.match(strip_prefixes_keeping_class(raw))
+        if m:
+            found.add(m.group(1))
+    return found
+
+
+def strip_prefixes_keeping_class(line: str) -> str:
+    """A line without its log and rank prefixes, its exception class kept."""
+    line = _COMPOSE.sub("", line.strip(), count=1).strip()
+    return _RANK_ANY.sub("", _TORCH_TAG.sub("", line)).strip()
+
+
+def _other_class(site: Site, raised: set[str], named: set[str]) -> bool:
+    """A partial match of a raise whose exception class is none the text says was raised, nor a subclass
+    or base of one: "RuntimeError: selected index k out of range" (torch.topk's error, sglang#5160) is not
+    the words of SGLang's assertion "... selected tokens ... out of range for seq_len=...". Only Python's
+    built-in classes are compared (a framework's own class may subclass anything), and a class the text
+    names anywhere (a wrapper's "RuntimeError: ... AssertionError: ...") keeps its sites."""
+    import builtins
+
+    if not raised or site.kind not in ("raise", "assert") or site.what.rsplit(".", 1)[-1] in named:
+        return False
+    mine = getattr(builtins, site.what.rsplit(".", 1)[-1], None)
+    if not (isinstance(mine, type) and issubclass(mine, BaseException)):
+        return False
+    for name in raised:
+        theirs = getattr(builtins, name, None)
+        if not (isinstance(theirs, type) and issubclass(theirs, BaseException)):
+            return False  # a class of the text that is not built in may be anything
+        if issubclass(mine, theirs) or issubclass(theirs, mine):
+            return False
+    return True
+
+
 def _hinted(site: Site, found: set[str]) -> bool:
     if site.kind == "log":
         return site.what in found
@@ -476,6 +533,7 @@ def match_text(
     traced = frames(text)
     packages = named_packages(text[:MAX_TEXT])
     words_of = [_text_words(t) for t in texts]
+    raised = raised_classes(text)
     out: list[Match] = []
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
     names = frameworks() if framework is None else [framework, *(n for n in frameworks() if is_library(n))]
@@ -494,7 +552,7 @@ def match_text(
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
                     part = _partial(site, cand_words)
-                    if not part or part[0] < MIN_PARTIAL:
+                    if not part or part[0] < MIN_PARTIAL or _other_class(site, raised, found):
                         continue
                     m = Match(site, part[0], part[1], "partial", cand, skipped=part[2])
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
