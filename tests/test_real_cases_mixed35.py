@@ -233,8 +233,8 @@ MISSING = {
     ),
     "sglang23763_dsv4_flash_h20.cmd": (
         "FP8",
-        "the checkpoint's expert quantization is in its config, which a new user's machine does not have; "
-        "the report's error is not in the stored copy",
+        "what differs in the published checkpoint (its quantization, by the thread's FP8 fix) is in its "
+        "config, which a new user's machine does not have; the report's error is not in the stored copy",
     ),
     "sglang33194_dsv4_flash0731_a800_kv_bf16.cmd": (
         "kv-cache-dtype",
