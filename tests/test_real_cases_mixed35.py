@@ -189,11 +189,16 @@ def test_a_number_placeholder_takes_only_a_number() -> None:
 
 
 def test_a_partial_match_of_another_builtin_class_is_not_offered() -> None:
-    """The words of SGLang's assertion "Req {i}: selected tokens {...} out of range for seq_len={n}" in a
-    text that says RuntimeError (torch.topk's error, sglang#5160) are not its site; the same words after
-    AssertionError, or in a RuntimeError that quotes an AssertionError, still are."""
+    """The words of SGLang's assertion "Req {i}: selected tokens {...} out of range for seq_len={n}" on a
+    line that says RuntimeError (torch.topk's error, sglang#5160) are not its site; the same words after
+    AssertionError, in a RuntimeError that quotes an AssertionError, or on a line of their own above
+    another exception's line (the class says nothing of that line), still are."""
     assert _first("RuntimeError: selected index k out of range") is None
+    assert _first("[2025-04-21 10:00:00 TP0] RuntimeError: selected tokens out of range for seq_len") is None
     site = "HiSparseCoordinator.naive_load_topk"
+    text = "Req 3: selected tokens out of range for seq_len\nRuntimeError: worker failed"
+    above = match_text(text, "sglang")
+    assert (site, "partial") in [(m.site.function, m.how) for m in above]
     assert _first("AssertionError: Req 3: selected tokens out of range for seq_len") == (site, "partial")
     assert _first("RuntimeError: worker died: AssertionError: selected tokens out of range for seq_len") == (
         site,

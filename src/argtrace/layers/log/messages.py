@@ -73,15 +73,21 @@ def _alnum(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
 
-def strip_prefixes(line: str) -> str:
-    """A log or traceback line without the prefixes frameworks and Python put before a message."""
+def strip_prefixes(line: str, *, keep_class: bool = False) -> str:
+    """A log or traceback line without the prefixes frameworks and Python put before a message (with
+    ``keep_class``, its exception class kept: ``RuntimeError: ...``)."""
     from argtrace.layers.log.analyze import split_prefix
 
     text = _COMPOSE.sub("", line.strip(), count=1).strip()
+    patterns = (
+        (_RANK_ANY, _TORCH_TAG, _PY_LOGGING)
+        if keep_class
+        else (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC)
+    )
     for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
         before = text
         text = split_prefix(text).body.strip()
-        for pattern in (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC):
+        for pattern in patterns:
             text = pattern.sub("", text, count=1).strip()
         if text == before:
             break
@@ -458,42 +464,36 @@ def _in_named_package(site: Site, packages: set[str]) -> bool:
 _RAISED = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception))(?::|$)")
 
 
-def raised_classes(text: str) -> set[str]:
-    """The exception classes the text's own lines begin with (``RuntimeError: ...``), prefixes removed."""
-    found = set()
+def raised_classes(text: str) -> dict[str, str]:
+    """Each line of the text that begins with an exception class (``RuntimeError: ...``, prefixes removed):
+    the line as :func:`candidates` gives it -> the class (a one-line text's whole is that line; the joined
+    lines of a longer one say no class)."""
+    found: dict[str, str] = {}
     for raw in text[:MAX_TEXT].splitlines():
-        m = _RAISED.match(strip_prefixes_keeping_class(raw))
+        m = _RAISED.match(strip_prefixes(raw, keep_class=True))
         if m:
-            found.add(m.group(1))
+            found[" ".join(strip_prefixes(raw).split())] = m.group(1)
     return found
 
 
-def strip_prefixes_keeping_class(line: str) -> str:
-    """A line without its log and rank prefixes, its exception class kept."""
-    line = _COMPOSE.sub("", line.strip(), count=1).strip()
-    return _RANK_ANY.sub("", _TORCH_TAG.sub("", line)).strip()
-
-
-def _other_class(site: Site, raised: set[str], named: set[str]) -> bool:
-    """A partial match of a raise whose exception class is none the text says was raised, nor a subclass
-    or base of one: "RuntimeError: selected index k out of range" (torch.topk's error, sglang#5160) is not
-    the words of SGLang's assertion "... selected tokens ... out of range for seq_len=...". Only Python's
-    built-in classes are compared (a framework's own class may subclass anything), and a class the text
-    names anywhere (a wrapper's "RuntimeError: ... AssertionError: ...") keeps its sites."""
+def _other_class(site: Site, raised: str | None, named: set[str]) -> bool:
+    """A partial match, on a line that says which exception was raised, of a raise whose class is neither
+    that one nor a subclass or base of it: "RuntimeError: selected index k out of range" (torch.topk's error,
+    sglang#5160) is not the words of SGLang's assertion "... selected tokens ... out of range for
+    seq_len=...". Only Python's built-in classes are compared (a framework's own class may subclass
+    anything), and a class the text names anywhere (a wrapper's "RuntimeError: ... AssertionError: ...")
+    keeps its sites."""
     import builtins
 
-    if not raised or site.kind not in ("raise", "assert") or site.what.rsplit(".", 1)[-1] in named:
+    if raised is None or site.kind not in ("raise", "assert") or site.what.rsplit(".", 1)[-1] in named:
         return False
     mine = getattr(builtins, site.what.rsplit(".", 1)[-1], None)
-    if not (isinstance(mine, type) and issubclass(mine, BaseException)):
+    theirs = getattr(builtins, raised, None)
+    if not (isinstance(mine, type) and isinstance(theirs, type)):
         return False
-    for name in raised:
-        theirs = getattr(builtins, name, None)
-        if not (isinstance(theirs, type) and issubclass(theirs, BaseException)):
-            return False  # a class of the text that is not built in may be anything
-        if issubclass(mine, theirs) or issubclass(theirs, mine):
-            return False
-    return True
+    if not (issubclass(mine, BaseException) and issubclass(theirs, BaseException)):
+        return False
+    return not (issubclass(mine, theirs) or issubclass(theirs, mine))
 
 
 def _hinted(site: Site, found: set[str]) -> bool:
@@ -552,7 +552,7 @@ def match_text(
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
                     part = _partial(site, cand_words)
-                    if not part or part[0] < MIN_PARTIAL or _other_class(site, raised, found):
+                    if not part or part[0] < MIN_PARTIAL or _other_class(site, raised.get(cand), found):
                         continue
                     m = Match(site, part[0], part[1], "partial", cand, skipped=part[2])
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
