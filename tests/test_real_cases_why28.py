@@ -67,8 +67,16 @@ CASES = [
         ("speculative_draft_model_path", "speculative_config", "model_path", "model"),
         "transformers refused '/root/.cache/modelscope/hub/models/YZY/Qwen3-8B_eagle3', which comes",
     ),
-    # mixed35: NVILA's assertion (a partial match) is no longer offered for a text that says RuntimeError
-    WhyCase("flagos13_count_nonzero", "c", "c", None, "none"),
+    WhyCase(
+        "flagos13_count_nonzero",
+        "c",
+        "c",
+        "merge_features_for_dynamic_s2",
+        "weak",
+        "sglang/srt/models/nvila.py:328",
+        (),
+        "make the condition false (not (block_cnt == len(image_features)))",
+    ),
     WhyCase(
         "flashinfer1796_page_544",
         "c",
