@@ -34,6 +34,10 @@ MAX_TEXT = 20_000  # characters of pasted text looked at
 COVERAGE = 0.8
 HALF = 0.5
 VALUE_WORDS = 4  # words a placeholder's value may account for
+# a partial match resting on fewer literal characters is one `why` calls weak once a second sign (another
+# exception class) is against it (why_confidence: STRONG_CHARS * 2); only such a match is dropped for its
+# class
+WEAK_PARTIAL = 40
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 # a command-line flag in a text is one word, not prose: "--decode-context-parallel-size" in a title is not the
 # words of SGLang's "decode context parallel group is already initialized" (vllm#54665). Joined with
@@ -477,12 +481,13 @@ def raised_classes(text: str) -> dict[str, str]:
 
 
 def _other_class(site: Site, raised: str | None, named: set[str]) -> bool:
-    """A partial match, on a line that says which exception was raised, of a raise whose class is neither
-    that one nor a subclass or base of it: "RuntimeError: selected index k out of range" (torch.topk's error,
-    sglang#5160) is not the words of SGLang's assertion "... selected tokens ... out of range for
-    seq_len=...". Only Python's built-in classes are compared (a framework's own class may subclass
-    anything), and a class the text names anywhere (a wrapper's "RuntimeError: ... AssertionError: ...")
-    keeps its sites."""
+    """A weak partial match, on a line that says which exception was raised, of a raise whose class is
+    neither that one nor a subclass or base of it: "RuntimeError: selected index k out of range" (torch.topk's
+    error, sglang#5160) is not the words of SGLang's assertion "... selected tokens ... out of range for
+    seq_len=...". A strong one keeps its site (a quoted PR's "ValueError: Page size mismatch ..." is the
+    release's RuntimeError, sglang PR#14474). Only Python's built-in classes are compared (a framework's
+    own class may subclass anything), and a class the text names anywhere (a wrapper's "RuntimeError: ...
+    AssertionError: ...") keeps its sites."""
     import builtins
 
     if raised is None or site.kind not in ("raise", "assert") or site.what.rsplit(".", 1)[-1] in named:
@@ -552,7 +557,9 @@ def match_text(
                     m = Match(site, full[0], full[1], "full", cand)
                 else:
                     part = _partial(site, cand_words)
-                    if not part or part[0] < MIN_PARTIAL or _other_class(site, raised.get(cand), found):
+                    if not part or part[0] < MIN_PARTIAL:
+                        continue
+                    if part[0] < WEAK_PARTIAL and _other_class(site, raised.get(cand), found):
                         continue
                     m = Match(site, part[0], part[1], "partial", cand, skipped=part[2])
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):
