@@ -575,7 +575,9 @@ def test_pytorch_s_broadcast_mismatch_is_its_wording_at_any_size() -> None:
         "RuntimeError: The size of tensor a (4096) must match the size of tensor b (2048) at non-singleton "
         "dimension 1"
     )
-    assert (section["origin"]["basis"], section["confidence"]) == ("wording", "weak")
+    # mixed35: the weak partial match of SGLang's custom-logit-processor assertion (an AssertionError, the
+    # text a RuntimeError) is no longer offered, so no site is left to call weak: the origin alone answers
+    assert (section["origin"]["basis"], section["confidence"], section["matches"]) == ("wording", "none", [])
 
 
 SOURCE = re.compile(r"^# Reconstructed \(not copied\) after https://\S+ .*seen \d{4}-\d{2}-\d{2}: \S", re.M)

@@ -233,15 +233,17 @@ CASES = [
         ("encoder_only", "language_only"),
         "make the condition false ((self.encoder_only or self.language_only)",
     ),
+    # mixed35: a partial match of an assertion is no longer offered for a text that says RuntimeError (the
+    # ROCm AITER assertion came first); the next weak site is as wrong (class c either way)
     WhyCase(
         "vllmpr33417_flashinfer_cutlass_sm_120",
         "c",
         "c",
-        "rocm_aiter_fused_experts",
+        "GPTQMarlinMoEMethod.select_gemm_impl",
         "weak",
-        "vllm/model_executor/layers/fused_moe/rocm_aiter_fused_moe.py:222",
-        (),
-        "make the condition false (not (num_local_tokens is None))",
+        "vllm/model_executor/layers/quantization/gptq_marlin.py:834",
+        ("quantization",),
+        "make the condition false (self.quant_config.weight_bits == 8)",
     ),
     WhyCase(
         "vllmpr37033_torchao_float8_cc89",

@@ -210,6 +210,41 @@ FOREIGN_WORDINGS: tuple[Wording, ...] = (
         "https://github.com/flashinfer-ai/flashinfer/issues/3263",
     ),
     Wording(
+        # flash-attention's hopper/flash_fwd_launch_template.h (FlashAttention 3, built into sgl-kernel and
+        # vLLM's vllm-flash-attn): run_flash_fwd sets the kernel's dynamic shared memory
+        # (CHECK_CUDA(cudaFuncSetAttribute(..., cudaFuncAttributeMaxDynamicSharedMemorySize, smem_size))) and
+        # launches it (flash-attention 000090d); "invalid argument" is cudaErrorInvalidValue. Its SM8x tiles
+        # are sized for SM80 (163 KB of shared memory per block), SM86/SM89 offer 99 KB: Qwen3-Next on L20s
+        # and RTX 5880 Adas (SM89) under SGLang 0.5.2, whose hybrid linear-attention backend takes
+        # FlashAttentionBackend for the full-attention layers whatever --attention-backend says
+        # (ModelRunner._get_attention_backend_from_str, model_executor/model_runner.py:1696 of 0.5.2;
+        # 0.5.10.post1 wraps the backend the flag chooses, layers/attention/attention_registry.py:180)
+        "FlashAttention 3's kernels (flash-attention's hopper/ sources, inside sgl-kernel or vLLM's "
+        "vllm-flash-attn): the CUDA runtime refused the kernel's launch settings on this GPU (its dynamic "
+        "shared memory: FA3's tiles are sized for SM80/SM90, SM86/SM89 GPUs such as the RTX 30xx/40xx, A10, "
+        "L20, L40 and RTX Ada cards offer less per block): choose an attention backend that is not FA3 "
+        "(SGLang: --attention-backend triton or flashinfer; vLLM: --attention-backend); where the server "
+        "takes FA3 by itself (SGLang 0.5.2's hybrid linear attention, Qwen3-Next) a later release that "
+        "follows the flag, or an SM80/SM90 GPU",
+        r"hopper/flash_fwd_launch_template\.h:\d+\)?:?\s*invalid argument",
+        "https://github.com/sgl-project/sglang/issues/10711",
+    ),
+    Wording(
+        # ATen's topk (aten/src/ATen/native: "selected index k out of range"): k above the size of the
+        # dimension. SGLang's EAGLE/NEXTN draft tree keeps the best num_draft_token - 1 of its topk +
+        # (num_steps - 1) * topk * topk candidates (torch.topk(score_list, num_verify_tokens - 1) in
+        # speculative/build_eagle_tree.py:28 of 0.4.5.post3; organize_draft_results,
+        # speculative/eagle_utils.py:110 of 0.5.23); with topk 1 both set num_draft_tokens to num_steps + 1
+        # themselves (server_args.py of 0.4.5.post3, arg_groups/speculative_hook.py of 0.5.23)
+        "PyTorch's topk: k is larger than the dimension it selects from. In SGLang's EAGLE/NEXTN speculative "
+        "decoding the draft tree keeps the best --speculative-num-draft-tokens - 1 of its topk + "
+        "(num_steps - 1) * topk^2 candidates: lower --speculative-num-draft-tokens, or raise "
+        "--speculative-eagle-topk or --speculative-num-steps (with topk 1 the server sets the draft tokens "
+        "to num_steps + 1 itself)",
+        r"selected index k out of range",
+        "https://github.com/sgl-project/sglang/issues/5160",
+    ),
+    Wording(
         # torch/cuda/__init__.py _lazy_init's _check_driver: cudaErrorInsufficientDriver, with the driver's
         # CUDA version (12080: a CUDA 12.8 driver under a wheel built for CUDA 13)
         "PyTorch's CUDA start: the NVIDIA driver is older than the CUDA the installed torch was built for; "

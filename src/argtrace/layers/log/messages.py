@@ -34,6 +34,10 @@ MAX_TEXT = 20_000  # characters of pasted text looked at
 COVERAGE = 0.8
 HALF = 0.5
 VALUE_WORDS = 4  # words a placeholder's value may account for
+# a partial match resting on fewer literal characters is one `why` calls weak once a second sign (another
+# exception class) is against it (why_confidence: STRONG_CHARS * 2); only such a match is dropped for its
+# class
+WEAK_PARTIAL = 40
 _WORD = re.compile(r"[A-Za-z0-9_]+")
 # a command-line flag in a text is one word, not prose: "--decode-context-parallel-size" in a title is not the
 # words of SGLang's "decode context parallel group is already initialized" (vllm#54665). Joined with
@@ -73,15 +77,21 @@ def _alnum(text: str) -> int:
     return sum(ch.isalnum() for ch in text)
 
 
-def strip_prefixes(line: str) -> str:
-    """A log or traceback line without the prefixes frameworks and Python put before a message."""
+def strip_prefixes(line: str, *, keep_class: bool = False) -> str:
+    """A log or traceback line without the prefixes frameworks and Python put before a message (with
+    ``keep_class``, its exception class kept: ``RuntimeError: ...``)."""
     from argtrace.layers.log.analyze import split_prefix
 
     text = _COMPOSE.sub("", line.strip(), count=1).strip()
+    patterns = (
+        (_RANK_ANY, _TORCH_TAG, _PY_LOGGING)
+        if keep_class
+        else (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC)
+    )
     for _ in range(6):  # prefixes nest: (proc pid) ERROR date [file] [rank0]: ValueError: ...
         before = text
         text = split_prefix(text).body.strip()
-        for pattern in (_RANK_ANY, _TORCH_TAG, _PY_LOGGING, _EXC_PREFIX, _PYDANTIC):
+        for pattern in patterns:
             text = pattern.sub("", text, count=1).strip()
         if text == before:
             break
@@ -192,22 +202,36 @@ class Match:
     skipped: int = 0
 
 
-def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool]]:
-    """(literal, optional, placeholder_before) pieces, whitespace normalised."""
-    out: list[tuple[str, bool, bool]] = []
+# A placeholder that prints a whole number: ``{int(result[0])}``, ``{len(x)}``, ``{n:d}``, ``{n:,}``. Its
+# value is digits, so a text with other characters there is another message: "CUDA error
+# (/.../flash_fwd_launch_template.h:190): invalid argument" (FlashAttention 3's C++ check, sglang#10711) is
+# not SGLang's "CUDA error {int(result[0])}({_cudaGetErrorString(result[0])})" with an empty number
+_INT_HOLE = re.compile(r"^(?:int|len)\(.*\)$|:[-+ #0]*\d*(?:[,_]d?|d)$")
+_INT_VALUE = re.compile(r"\s*[-+]?\d[\d,_]*\s*")
+
+
+def _int_hole(part: list[Any]) -> bool:
+    return bool(part) and isinstance(part[0], str) and bool(_INT_HOLE.search(part[0].strip()))
+
+
+def _pieces(parts: Sequence[Any]) -> list[tuple[str, bool, bool, bool]]:
+    """(literal, optional, placeholder_before, integer_placeholder_before) pieces, whitespace normalised."""
+    out: list[tuple[str, bool, bool, bool]] = []
     gap = False
+    number = False
     for part in parts:
         if isinstance(part, str):
             text = " ".join(part.split())
             if text:
-                out.append((text, False, gap))
-                gap = False
+                out.append((text, False, gap, number))
+                gap = number = False
         elif isinstance(part, list):
+            number = not gap and _int_hole(part)  # two holes in a row: the gap is not one number
             gap = True
         else:
-            for text, _, inner_gap in _pieces(part["o"]):
-                out.append((text, True, gap or inner_gap))
-                gap = False
+            for text, _, inner_gap, inner_number in _pieces(part["o"]):
+                out.append((text, True, gap or inner_gap, inner_number if inner_gap else number))
+                gap = number = False
             gap = True
     return out
 
@@ -219,7 +243,7 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
     # a cut-out is words of the message: one token (a variable's assignment on a wrapped line of its own,
     # "VLLM_MEMORY_PROFILER_ESTIMATE_CUDAGRAPHS=0" of another message's advice, vllm PR#57595) is a name
     # many messages print, not a paste of this one
-    if len(text) >= MIN_SPECIFICITY and " " in text.strip() and any(text in piece for piece, _, _ in pieces):
+    if len(text) >= MIN_SPECIFICITY and " " in text.strip() and any(text in piece for piece, *_ in pieces):
         return _alnum(text), 1.0
     required = [p for p in pieces if not p[1]]
     if not required:
@@ -235,8 +259,10 @@ def _full(site: Site, text: str) -> tuple[int, float] | None:
         spec = 0
         end = start
         ok = True
-        for piece, optional, _gap in pieces:
+        for index, (piece, optional, _gap, number) in enumerate(pieces):
             at = text.find(piece, pos)
+            if at >= 0 and number and index and not _INT_VALUE.fullmatch(text[pos:at]):
+                at = -1  # the whole number the template prints before this piece is not there
             if at < 0 and piece is last:
                 # a copy that ends where the message ends but drops its closing full stop: an issue's
                 # title ("Qwen3OmniMoeThinkerForConditionalGeneration does not support LoRA yet", vllm#41899)
@@ -439,6 +465,42 @@ def _in_named_package(site: Site, packages: set[str]) -> bool:
     return bool(folder) and any(p.startswith(folder + "/") for p in packages)
 
 
+_RAISED = re.compile(r"^(?:[A-Za-z_][\w.]*\.)?([A-Z]\w*(?:Error|Exception))(?::|$)")
+
+
+def raised_classes(text: str) -> dict[str, str]:
+    """Each line of the text that begins with an exception class (``RuntimeError: ...``, prefixes removed):
+    the line as :func:`candidates` gives it -> the class (a one-line text's whole is that line; the joined
+    lines of a longer one say no class)."""
+    found: dict[str, str] = {}
+    for raw in text[:MAX_TEXT].splitlines():
+        m = _RAISED.match(strip_prefixes(raw, keep_class=True))
+        if m:
+            found[" ".join(strip_prefixes(raw).split())] = m.group(1)
+    return found
+
+
+def _other_class(site: Site, raised: str | None, named: set[str]) -> bool:
+    """A weak partial match, on a line that says which exception was raised, of a raise whose class is
+    neither that one nor a subclass or base of it: "RuntimeError: selected index k out of range" (torch.topk's
+    error, sglang#5160) is not the words of SGLang's assertion "... selected tokens ... out of range for
+    seq_len=...". A strong one keeps its site (a quoted PR's "ValueError: Page size mismatch ..." is the
+    release's RuntimeError, sglang PR#14474). Only Python's built-in classes are compared (a framework's
+    own class may subclass anything), and a class the text names anywhere (a wrapper's "RuntimeError: ...
+    AssertionError: ...") keeps its sites."""
+    import builtins
+
+    if raised is None or site.kind not in ("raise", "assert") or site.what.rsplit(".", 1)[-1] in named:
+        return False
+    mine = getattr(builtins, site.what.rsplit(".", 1)[-1], None)
+    theirs = getattr(builtins, raised, None)
+    if not (isinstance(mine, type) and isinstance(theirs, type)):
+        return False
+    if not (issubclass(mine, BaseException) and issubclass(theirs, BaseException)):
+        return False
+    return not (issubclass(mine, theirs) or issubclass(theirs, mine))
+
+
 def _hinted(site: Site, found: set[str]) -> bool:
     if site.kind == "log":
         return site.what in found
@@ -476,6 +538,7 @@ def match_text(
     traced = frames(text)
     packages = named_packages(text[:MAX_TEXT])
     words_of = [_text_words(t) for t in texts]
+    raised = raised_classes(text)
     out: list[Match] = []
     # a framework named still goes through the libraries it loads with (huggingface_hub's validators)
     names = frameworks() if framework is None else [framework, *(n for n in frameworks() if is_library(n))]
@@ -495,6 +558,8 @@ def match_text(
                 else:
                     part = _partial(site, cand_words)
                     if not part or part[0] < MIN_PARTIAL:
+                        continue
+                    if part[0] < WEAK_PARTIAL and _other_class(site, raised.get(cand), found):
                         continue
                     m = Match(site, part[0], part[1], "partial", cand, skipped=part[2])
                 if best is None or (m.specificity, m.how == "full") > (best.specificity, best.how == "full"):

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/pull/11105 (2025-09-30, for sglang#11103), seen 2026-12-05: a correct launch: on a CPU, giving --mem-fraction-static skips the branch that compares the missing GPU memory with an int (PR#9090 asks CPU users to set it, with --max-total-tokens, to avoid running out of memory). The model is the stand-in of the failing case; the release 0.5.3.
+python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-0.5B-Instruct --device cpu --mem-fraction-static 0.8 --max-total-tokens 8192 --host 0.0.0.0 --port 30000

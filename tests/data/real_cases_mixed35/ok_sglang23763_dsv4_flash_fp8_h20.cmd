@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/23763 (2026-06-09 comment), seen 2026-12-05: a correct launch: "Using sgl-project/DeepSeek-V4-Flash-FP8 can work" on the same H20 machines with v0.5.12. The flags beside the model are a stand-in (TP 8, as the report's); the GPU as nvidia-smi prints an H20-3e.
+sglang serve --model-path sgl-project/DeepSeek-V4-Flash-FP8 --tp 8 --trust-remote-code --host 0.0.0.0 --port 30000
