@@ -9,9 +9,10 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable
 
+from argtrace.layers.shell import control
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.control import _PIPE_PRODUCERS, _pipefail_status, lone_clause
+from argtrace.layers.shell.control import _PIPE_PRODUCERS, _pipefail_status
 from argtrace.layers.shell.core import to_str
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, glob_fullmatch
 from argtrace.layers.shell.patterns import _split_patterns
@@ -246,7 +247,7 @@ def _segments(self: Control, node: Any, keywords: set[str]) -> list[tuple[str, l
 
 
 def run_if(self: Control, node: Any) -> int | None:
-    lone = lone_clause(node)
+    lone = control.lone_clause(node)  # looked up in control.py at each call, as the method there did
     if lone is not None:
         return self._run_clauses([lone], 0)
     clauses: list[tuple[list[Any] | None, list[Any], int]] = []
