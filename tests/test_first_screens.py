@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.parser.json_values import json_value_fix
+from argtrace.layers.parser.json_fixes import json_value_fix
 from argtrace.render.screen import diagnosis_lines, diagnosis_order, short_places
 from argtrace.render.text import render_text
 from tests.conftest import run_cli

@@ -32,7 +32,7 @@ from argtrace.commands.why_call import call_error
 from argtrace.commands.why_confidence import case_differs, origin_of
 from argtrace.commands.why_fixes import request_length_note
 from argtrace.layers.log.messages import match_text
-from argtrace.layers.parser.json_values import bare_keys_json, json_value_fix
+from argtrace.layers.parser.json_fixes import bare_keys_json, json_value_fix
 from argtrace.resolver.assert_lookup import quoted_condition
 from tests.batches import WhyCase, assert_why_gives, batch_grades
 from tests.conftest import quoted_text, quoted_url

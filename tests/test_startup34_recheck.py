@@ -222,7 +222,7 @@ def test_the_newer_releases_are_those_after_the_schemas_version(framework: str, 
     ``removed_later``'s shortcut answers as before for flags every newer release knows and flags one lacks."""
     from argtrace.frameworks.release_index import release_index
     from argtrace.frameworks.schema import version_key
-    from argtrace.layers.parser.releases import _newer_places
+    from argtrace.layers.parser.release_view import _newer_places
 
     index = release_index(framework)
     key = version_key(version)

@@ -683,7 +683,7 @@ def _brace_expansion(links: _Links, report: Report) -> None:
                 links.link(j, i)
 
 
-# PA011's fix when the shell split an unquoted JSON at its blanks (parser/json_values.py split_json_fix)
+# PA011's fix when the shell split an unquoted JSON at its blanks (parser/json_fixes.py split_json_fix)
 _SPLIT_JSON = re.compile(r"^the shell split the JSON at its blanks \((\d+) words\)")
 _CONVERTED = re.compile(r"Value (.*?) cannot be converted")
 

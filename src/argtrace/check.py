@@ -615,7 +615,6 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
     verdict does not depend on which one runs); findings of the framework's own code always depend."""
     from argtrace.frameworks.entrypoints import refused_everywhere
     from argtrace.frameworks.release_index import registered_alike, release_index
-    from argtrace.layers.parser.releases import config_key_refused_everywhere, near_spelling
 
     def holds(finding: Finding) -> bool:
         if finding.code == "MM001" and _weights_over_the_card(report):
@@ -636,13 +635,16 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
                 return True
         word = _rejected_word(report, finding)
         if word is not None and report.framework.name is not None:
-            # No bundled release takes the word. A misspelling (a known flag within two edits,
-            # `--tensor-paralel-size`), another framework's flag (PA002) or a known flag's underscore or
-            # single-dash spelling (PA014/PA015) fails whichever release runs; a word like no known flag
-            # may be a newer release's (it stays a warning, `known_nowhere`).
+            from argtrace.layers.parser.releases import near_spelling  # (loaded for such findings only)
+
+            # No bundled release takes the word. A misspelling (within two edits: `--tensor-paralel-size`),
+            # another framework's flag (PA002) or a known flag's `_` or single-dash spelling (PA014, PA015)
+            # fails whichever release runs; a word like no known flag may be a newer release's (a warning).
             if finding.code != "PA001" or near_spelling(word, release_index(report.framework.name).flags):
                 return True
         if finding.code == "PA018" and finding.setting and report.framework.name is not None:
+            from argtrace.layers.parser.releases import config_key_refused_everywhere
+
             return config_key_refused_everywhere(report.framework.name, finding.setting, finding.message)
         if finding.setting is None:
             return finding.code not in ("PA003",)
@@ -653,9 +655,8 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
         if finding.code in ("PA010", "PA011") and setting is not None:
             from argtrace.layers.parser.releases import refused_by_every_release, written_values
 
-            # a value every release's converter refuses fails whichever runs (the release index's converters);
-            # an option of several values (nargs '+'/'*': `--cudagraph-capture-sizes 1,2,4` is one item) runs
-            # the converter on each item, and argparse stops at the first it refuses
+            # a value every release's converter refuses fails whichever runs (the release index's converters:
+            # an option of several values, nargs '+'/'*', runs one on each item, argparse stops at a refusal)
             framework = report.framework.name
             kept = finding.code == "PA011"  # a kept string that is not JSON fails when the server decodes it
             if any(
@@ -663,8 +664,7 @@ def _holds_on_every_release(report: Report, primary: int = 1) -> Callable[[Findi
                 for value in written_values(setting)
             ):
                 return True
-        # The same action shape (and config dataclass, PA026) in every bundled release, from the generated
-        # index: loading every schema to compare them was a fifth of a short check (issue 18).
+        # The same action shape (and config dataclass, PA026) in every release, from the index (issue 18).
         return registered_alike(report.framework.name, flag)
 
     return holds

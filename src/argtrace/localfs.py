@@ -59,7 +59,7 @@ def path_problem(path: str | os.PathLike[str]) -> str | None:
         return None
     if stat.S_ISDIR(mode):
         return "is a directory"
-    from argtrace.remote.collector import special_kind
+    from argtrace.remote.collector_files import special_kind
 
     return f"is a {special_kind(mode)}, not a regular file"
 
@@ -86,7 +86,7 @@ def read_regular(path: str | os.PathLike[str], limit: int, *, cut: bool = False)
         if stat.S_ISDIR(mode):
             raise NotReadable(21, "is a directory")
         if not stat.S_ISREG(mode):
-            from argtrace.remote.collector import special_kind
+            from argtrace.remote.collector_files import special_kind
 
             raise NotReadable(22, f"is a {special_kind(mode)}, not a regular file")
         with os.fdopen(os.dup(fd), "rb") as handle:
@@ -116,7 +116,7 @@ def write_regular(path: str | os.PathLike[str], data: bytes) -> None:
     try:
         mode = os.fstat(fd).st_mode
         if not stat.S_ISREG(mode):
-            from argtrace.remote.collector import special_kind
+            from argtrace.remote.collector_files import special_kind
 
             raise NotReadable(22, f"is a {special_kind(mode)}, not a regular file")
         os.ftruncate(fd, 0)

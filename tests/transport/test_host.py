@@ -55,6 +55,7 @@ def test_collector_runs_on_python_38() -> None:
         pytest.skip("vermin is not installed (pip install vermin)")
     files = [
         REPO / "src/argtrace/remote/collector.py",
+        REPO / "src/argtrace/remote/collector_files.py",
         REPO / "src/argtrace/layers/log/reader.py",
         REPO / "src/argtrace/layers/log/prefilter.py",
         REPO / "src/argtrace/layers/log/lines.py",

@@ -74,7 +74,7 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
     if m is None:
         # the message without argparse's "argument --x:" (spark-vllm-docker#163 retold it so): the value
         # alone, when it shows how it is broken JSON (its keys without their double quotes)
-        from argtrace.layers.parser.json_values import bare_keys_json, json_value_fix
+        from argtrace.layers.parser.json_fixes import bare_keys_json, json_value_fix
 
         bare = re.search(r"\bValue ([\[{].*?) cannot be converted to <function(?: (\w+))?", text)
         if bare is None or bare.group(2) not in (None, "loads"):
@@ -102,7 +102,7 @@ def converter_fix(group: Mapping[str, Any], text: str) -> str | None:
         said = f"vllm {newest}'s converter; the text's is cut"
     elif m.group(3) != "loads":
         return None
-    from argtrace.layers.parser.json_values import json_value_fix
+    from argtrace.layers.parser.json_fixes import json_value_fix
 
     flag, value = m.group(1), m.group(2)
     how = (

@@ -1,12 +1,12 @@
 """The collector: what argtrace runs on a node to observe it, and nothing else.
 
-This one file is sent over the ssh connection's standard input to the node's ``python3`` (see
-``remote/ssh.py``), so it must use the standard library only and run on Python 3.8 or newer (a test
-checks it with ``vermin``). It installs nothing: it reads files, ``/proc``, the environment and local HTTP
-endpoints, runs ``bash -n`` (which only parses), and answers. One request writes and starts something:
-``run_probe`` (``argtrace run`` only), which runs the launch in a private temporary directory it removes
-again. Locally, ``LocalHost`` calls the same functions in-process, so a local and a remote observation
-are made by the same code.
+This file, after ``collector_files.py`` (its file requests), is sent over the ssh connection's standard
+input to the node's ``python3`` as one program (see ``remote/ssh.py``), so it must use the standard library
+only and run on Python 3.8 or newer (a test checks it with ``vermin``). It installs nothing: it reads files,
+``/proc``, the environment and local HTTP endpoints, runs ``bash -n`` (which only parses), and answers. One
+request writes and starts something: ``run_probe`` (``argtrace run`` only), which runs the launch in a
+private temporary directory it removes again. Locally, ``LocalHost`` calls the same functions in-process, so
+a local and a remote observation are made by the same code.
 
 Protocol (after the bootstrap in ``ssh.py`` has read this program): the collector writes one ``hello``
 line, then answers each request line ``{"id": N, "op": NAME, "args": {...}}`` with one line
@@ -23,6 +23,21 @@ import sys
 import types
 from collections.abc import Callable
 
+# package-only: start. The file requests and the answers' shape are collector_files.py (a local check loads
+# only that); the program sent to a node is that file's text and then this one's, without these lines
+from argtrace.remote.collector_files import (
+    DEFAULT_READ_LIMIT,
+    CollectorError,
+    _oserror,
+    listdir,
+    read_raw,
+    realpath,
+    respond,
+    stat,
+)
+
+# package-only: end
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens one (issue 18)
     import socket
@@ -35,30 +50,13 @@ if TYPE_CHECKING:  # socket is imported where used: a local `check` never opens 
 MARK = "@argtrace-collector@ "
 PROTOCOL = 1
 MIN_PYTHON = (3, 8)
-DEFAULT_READ_LIMIT = 64 * 1024 * 1024
 MAX_HTTP_BYTES = 16 * 1024 * 1024
-
-
-class CollectorError(Exception):
-    """An observation that failed in an expected way (no such file, permission, timeout)."""
-
-    def __init__(self, kind: str, message: str, errno_: int | None = None) -> None:
-        Exception.__init__(self, message)
-        self.kind = kind
-        self.errno = errno_
 
 
 def _b64(data: bytes) -> str:
     import base64
 
     return base64.b64encode(data).decode("ascii")
-
-
-def _oserror(exc: OSError, path: str) -> CollectorError:
-    kind = {2: "not_found", 13: "permission", 21: "is_directory", 20: "not_a_directory"}.get(
-        exc.errno or 0, "os_error"
-    )
-    return CollectorError(kind, f"{path}: {exc.strerror or exc}", exc.errno)
 
 
 # ------------------------------------------------------------------------------------------------ facts
@@ -89,118 +87,10 @@ def hello() -> dict[str, Any]:
     }
 
 
-# errno values for which a path names nothing that could exist: ENOTDIR, ENAMETOOLONG, ELOOP.
-_NO_SUCH_PATH = {20: None, 36: "file name too long", 40: "too many levels of symbolic links"}
-
-
-def special_kind(mode: int) -> str:
-    """What a file that is neither a regular file nor a directory is, in words."""
-    import stat as stat_mod
-
-    for test, name in (
-        (stat_mod.S_ISFIFO, "named pipe (FIFO)"),
-        (stat_mod.S_ISSOCK, "socket"),
-        (stat_mod.S_ISCHR, "character device"),
-        (stat_mod.S_ISBLK, "block device"),
-    ):
-        if test(mode):
-            return name
-    return "special file"
-
-
-def stat(path: str) -> dict[str, Any]:
-    """``{"exists": false}`` (with ``problem`` when the path cannot name a file at all, e.g. a component
-    longer than the file system allows) or the file's type, size, mtime and mode (symlinks followed);
-    ``special`` says what an ``other`` is (a FIFO, a socket, a device)."""
-    try:
-        st = os.stat(path)
-    except FileNotFoundError:
-        return {"exists": False}
-    except ValueError:  # an embedded NUL byte: no file can have that name
-        return {"exists": False, "problem": "the path contains a NUL byte"}
-    except OSError as exc:
-        if exc.errno in _NO_SUCH_PATH:
-            problem = _NO_SUCH_PATH[exc.errno]
-            return {"exists": False, "problem": problem} if problem else {"exists": False}
-        raise _oserror(exc, path) from None
-    import stat as stat_mod
-
-    special = None
-    if stat_mod.S_ISDIR(st.st_mode):
-        kind = "dir"
-    elif stat_mod.S_ISREG(st.st_mode):
-        kind = "file"
-    else:
-        kind, special = "other", special_kind(st.st_mode)
-    return {
-        "exists": True,
-        "type": kind,
-        "size": st.st_size,
-        "mtime": st.st_mtime,
-        "mode": st.st_mode & 0o7777,
-        "readable": os.access(path, os.R_OK),
-        "special": special,
-    }
-
-
-def _open_regular(path: str) -> Any:
-    """``path`` opened for binary reading, refused unless it is a regular file.
-
-    Checked with ``stat`` before opening: opening a FIFO for reading blocks until a writer comes, and a
-    device such as ``/dev/zero`` never ends. The open itself is non-blocking and re-checked with ``fstat``,
-    so a file swapped for a FIFO in between still cannot hang the reader."""
-    import stat as stat_mod
-
-    try:
-        before = os.stat(path)
-        if not stat_mod.S_ISREG(before.st_mode):
-            if stat_mod.S_ISDIR(before.st_mode):
-                raise CollectorError("is_directory", f"{path}: is a directory", 21)
-            what = special_kind(before.st_mode)
-            raise CollectorError("not_regular", f"{path}: is a {what}, not a regular file")
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise _oserror(exc, path) from None
-    try:
-        mode = os.fstat(fd).st_mode
-        if not stat_mod.S_ISREG(mode):
-            raise CollectorError("not_regular", f"{path}: is a {special_kind(mode)}, not a regular file")
-    except BaseException:
-        os.close(fd)
-        raise
-    return os.fdopen(fd, "rb")
-
-
-def read_raw(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> tuple[bytes, int, bool]:
-    """Up to ``limit`` bytes of a regular file from ``offset``, the file's size, and whether more follows."""
-    fh = _open_regular(path)
-    try:
-        with fh:
-            if offset:
-                fh.seek(offset)
-            data = fh.read(limit + 1)
-            size = os.fstat(fh.fileno()).st_size
-    except OSError as exc:
-        raise _oserror(exc, path) from None
-    return data[:limit], size, len(data) > limit
-
-
 def read(path: str, offset: int = 0, limit: int = DEFAULT_READ_LIMIT) -> dict[str, Any]:
     """:func:`read_raw` as the protocol sends it (the bytes in base64)."""
     data, size, truncated = read_raw(path, offset, limit)
     return {"data": _b64(data), "size": size, "truncated": truncated}
-
-
-def realpath(path: str) -> str:
-    """The path with symlinks resolved (as far as they exist)."""
-    return os.path.realpath(path)
-
-
-def listdir(path: str) -> list[str]:
-    try:
-        return sorted(os.listdir(path))
-    except OSError as exc:
-        raise _oserror(exc, path) from None
 
 
 def which(names: list[str]) -> dict[str, str | None]:
@@ -925,17 +815,6 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
     if op is None:
         return {"id": rid, "ok": False, "error": {"kind": "usage", "message": "unknown op"}}
     return {"id": rid, **respond(op, request.get("args") or {})}
-
-
-def respond(op: Callable[..., Any], args: dict[str, Any]) -> dict[str, Any]:
-    """``op(**args)`` as a response: its result, or its expected failure as ``error``. The local host calls
-    an op through here in-process (``LocalHost``), the remote collector through :func:`answer`."""
-    try:
-        return {"ok": True, "result": op(**args)}
-    except CollectorError as exc:
-        return {"ok": False, "error": {"kind": exc.kind, "message": str(exc), "errno": exc.errno}}
-    except Exception as exc:  # report, keep serving
-        return {"ok": False, "error": {"kind": "internal", "message": f"{type(exc).__name__}: {exc}"}}
 
 
 def _send(out: Any, message: dict[str, Any]) -> None:

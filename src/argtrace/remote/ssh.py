@@ -143,7 +143,15 @@ def ssh_argv(target: SshTarget, options: Sequence[str] = (), ssh: str | None = N
 
 
 def collector_source() -> bytes:
-    return (Path(__file__).with_name("collector.py")).read_bytes()
+    """The program the node runs: ``collector_files.py`` and then ``collector.py``, one module (the node has
+    no argtrace package): the second without its ``__future__`` import (the first's holds for the whole
+    program) and without the package-only import of the first's names."""
+    here = Path(__file__).parent
+    files = (here / "collector_files.py").read_bytes()
+    main = (here / "collector.py").read_bytes()
+    start, end = main.index(b"# package-only: start"), main.index(b"# package-only: end\n")
+    main = main[:start] + main[end + len(b"# package-only: end\n") :]
+    return files + b"\n" + main.replace(b"from __future__ import annotations\n", b"", 1)
 
 
 class RemoteHost(Host):

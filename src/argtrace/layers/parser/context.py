@@ -11,7 +11,7 @@ from collections.abc import Iterable, Sequence
 from argtrace.frameworks.argv import ArgToken, PreparedArgv
 from argtrace.frameworks.schema import Schema
 from argtrace.layers.parser.parse import ParseOutcome
-from argtrace.layers.parser.releases import Releases
+from argtrace.layers.parser.release_view import Releases
 from argtrace.model import Evidence, LayerResult, ServerCommand, Word
 from argtrace.redact import is_secret_flag, mask, redact_text
 

@@ -13,7 +13,7 @@ from argtrace.layers.parser.context import (
     ParseContext,
     _word,
 )
-from argtrace.layers.parser.releases import _dest_guess
+from argtrace.layers.parser.release_view import _dest_guess
 from argtrace.model import Evidence, VanishedWord
 from argtrace.redact import is_secret_flag, mask, redact_text
 

@@ -18,13 +18,10 @@ from argtrace.layers.parser.context import (
 )
 from argtrace.layers.parser.json_values import (
     _json_valued,
-    config_mapping_fix,
     dropped_keys,
     hyphenated_override_keys,
     json_duplicates,
     json_string,
-    json_value_fix,
-    split_json_fix,
 )
 from argtrace.layers.parser.recording import Event
 from argtrace.layers.parser.settings import intended
@@ -241,6 +238,12 @@ def flag_findings(ctx: ParseContext, events: list[Event]) -> None:
                     setting=spec.dest,
                 )
             elif kind == "invalid":
+                from argtrace.layers.parser.json_fixes import (
+                    config_mapping_fix,
+                    json_value_fix,
+                    split_json_fix,
+                )
+
                 rule = (
                     rules.PA_INVALID_JSON
                     if (_json_valued(spec, schema) or "json" in message.lower())

@@ -17,7 +17,8 @@ from argtrace.layers.parser.context import (
     _word,
 )
 from argtrace.layers.parser.recording import Event
-from argtrace.layers.parser.releases import _dest_guess, _equivalents, _nearest, _replacement, sets
+from argtrace.layers.parser.release_view import _dest_guess
+from argtrace.layers.parser.releases import _equivalents, _nearest, _replacement, sets
 from argtrace.model import Evidence, Observation, Word
 from argtrace.redact import mask
 

@@ -7,41 +7,31 @@ a command receives. Expansion never imports the runner: the subshell of ``$(...)
 
 from __future__ import annotations
 
-import posixpath
 import re
 from collections.abc import Sequence
 
-from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _BREAK,
-    _EMULATED,
     _PLAIN,
     _PLAIN_BRACKETS,
     HOLE,
-    MAX_DEPTH,
     MAX_WORD_BYTES,
     ExpWord,
-    Source,
     _Chunk,
     _Exit,
-    _prepare,
-    from_str,
     to_str,
 )
-from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
+from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.params import Params
 from argtrace.layers.shell.patterns import (
     BRACE_LIMIT,
     BraceLimit,
-    PatternUnknown,
-    _glob_to_regex,
     _has_glob,
     _split_on_break,
     brace_expand,
-    from_str_regex,
 )
 
 TYPE_CHECKING = False
@@ -166,178 +156,11 @@ class Expander(Params):
             return [_Chunk(None, True, False, f"the word expands to more than {MAX_WORD_BYTES:,} bytes")]
         return out
 
-    def command_substitution(self, p: W.CmdSub, at: str) -> _Chunk:
-        """``$(...)``: emulate a few pure ones (dirname, basename, pwd, echo, cd X && pwd); else unknown."""
-        self.step(at)
-        body = p.body.strip()
-        decided, value = self._emulate(body, at)
-        status: int | None = 0 if value is not None else None  # the emulated commands succeed
-        if not decided:
-            # only when the emulation expanded nothing: evaluating the words a second time would double
-            # the work at every nesting level ($(cat $(cat ...)) 18 deep took 38 s)
-            value, status = self._capture(p.body, at)
-        self.cmdsub_status = (status,)
-        if value is not None:
-            return _Chunk(value.rstrip("\n"), p.quoted, not p.quoted)
-        shown = to_str(p.raw)
-        if len(shown) > 60:
-            shown = shown[:57] + "..."
-        return _Chunk(None, p.quoted, not p.quoted, f"command substitution `{shown}` runs only at run time")
-
-    def _capture(self, body: str, at: str) -> tuple[str | None, int | None]:
-        """Evaluate the body of ``$(...)`` in a subshell, collecting what ``echo``/``printf``/``pwd`` print.
-
-        Any command whose output cannot be known (an external program, a branch not known statically)
-        makes the whole substitution unknown. Returns (the output, the exit status), None where unknown."""
-        if self.depth >= MAX_DEPTH or len(self.captures) > 8 or len(body) > 100_000:
-            return None, None
-        text = _prepare(body)
-        try:
-            tree = self.parse(text)
-        except Exception:
-            return None, None
-        if tree.root_node.has_error:
-            return None, None
-        src = Source(self.src.label, text, None, fixed_at=at)
-        src.tree = tree
-        frame: dict[str, Any] = {"out": [], "ok": True, "spec": len(self.spec)}
-        frame["redir"] = len(self.redirect_stack)
-        self.captures.append(frame)
-        saved_src, saved_last = self.src, self.last_status
-        self.src = src
-        self.depth += 1
-
-        def run_body() -> int | None:
-            if "inherit_errexit" not in self.options:
-                # bash (not in POSIX mode) clears -e in a command substitution's subshell: `X=$(false; echo
-                # hi)` sets X to hi; the assignment's own status is what set -e then sees (bash(1), set -e)
-                self.options.discard("errexit")
-            return self.run_block(tree.root_node.children)
-
-        try:
-            status = self.in_subshell(run_body)
-        finally:
-            self.src = saved_src
-            self.depth -= 1
-            self.captures.pop()
-            self.last_status = saved_last
-        return ("".join(frame["out"]) if frame["ok"] else None), status
-
-    def _cap_write(self, text: str | None, redirs: Sequence[Any]) -> None:
-        """Output of a command while a command substitution is being evaluated."""
-        if not self.captures:
-            return
-        frame = self.captures[-1]
-        for r in [*redirs, *(r for fr in self.redirect_stack[frame["redir"] :] for r in fr)]:
-            fd, op = r[0], r[1]
-            if (fd in (None, "1") and op in (">", ">>", ">|", ">&")) or op in ("&>", "&>>"):
-                return  # stdout goes elsewhere
-        if text is None or len(self.spec) > frame["spec"]:
-            frame["ok"] = False
-            return
-        frame["out"].append(text)
-
-    def _emulate(self, body: str, at: str) -> tuple[bool, str | None]:
-        """The output of a one-line ``$(...)`` computed without a subshell: (decided, output).
-
-        ``decided`` is False only when nothing was expanded yet (the body is not one of the emulated
-        commands, read from its literal text): then ``_capture`` evaluates it. Once words were expanded the
-        answer is final, because expanding them again in ``_capture`` is what made nesting exponential."""
-        if all(not ln.strip() or ln.strip().startswith("#") for ln in body.split("\n")):
-            return True, ""  # only comments: `# like this` inside backquotes expands to nothing
-        if not body or "\n" in body or "|" in body or ";" in body:
-            return False, None
-        m = re.fullmatch(r"cd\s+(.+?)\s*(?:&&|;)\s*pwd(?:\s+-P)?", body) or re.fullmatch(
-            r"cd\s+(.+?)\s*>\s*/dev/null(?:\s+2>&1)?\s*&&\s*pwd(?:\s+-P)?", body
-        )
-        if m:
-            toks = L.tokenize_command(m.group(1), 0, len(m.group(1)))
-            if len(toks.words) != 1 or toks.redirs:
-                return False, None
-            d = self.expand_single(toks.words[0], rebase=False)
-            if d is None:
-                return True, None  # `cd UNKNOWN && pwd` prints an unknown directory in _capture too
-            base = self.cwd
-            if not d.startswith("/") and base is None:
-                return True, None
-            path = posixpath.normpath(posixpath.join(base or "/", d))
-            return True, path
-        try:
-            toks = L.tokenize_command(body, 0, len(body))
-        except L.LexError:
-            return False, None
-        if not toks.words and [r.op for r in toks.redirs] == ["<"]:
-            return True, None  # `$(< FILE)`: bash's shorthand for `$(cat FILE)`, a file read where it runs
-        if toks.stopped_at or not toks.words or any(r.op not in (">", "2>") for r in toks.redirs):
-            return False, None
-        if any(r.target is None or r.target.raw != "/dev/null" for r in toks.redirs):
-            return False, None
-        if toks.words[0].raw not in _EMULATED or toks.words[0].assign or toks.words[0].raw in self.funcs:
-            return False, None  # a function, a builtin with side effects, an expanded name: _capture
-        if any("$" in w.raw and _MAY_ASSIGN.search(w.raw, w.raw.index("$")) for w in toks.words[1:]):
-            # `${x:=v}`, `$((i++))`: the assignment happens in the substitution's subshell, which only
-            # _capture has (expanding here would set x in the script itself); a plain `--port=1` or
-            # `--long` assigns nothing (only what follows a `$` is looked at)
-            return False, None
-        words: list[str] = []
-        for w in toks.words:
-            for e in self.expand_word(w, rebase=False):
-                if e.text is None:
-                    return True, None  # an unknown argument makes the output unknown in _capture too
-                words.append(e.text)
-        if not words or words[0] != toks.words[0].raw:
-            return True, None
-        cmd, args = words[0], words[1:]
-        # (outputs.py is imported at the first emulated command)
-        from argtrace.layers.shell.outputs import _echo_output, printf_printed
-
-        if cmd == "echo":
-            return True, _echo_output(args)
-        if cmd == "printf":
-            return True, printf_printed(args)  # what b_printf prints inside _capture
-        if cmd == "pwd" and args and args[0] not in ("-P", "-L"):
-            # what b_pwd prints inside _capture (bash prints the directory for `pwd foo`)
-            return True, None if args[0].startswith("-") or self.cwd is None else from_str(self.cwd) + "\n"
-        return True, self._pure(cmd, args)
-
-    def _pure(self, cmd: str, args: list[str]) -> str | None:
-        """Output of a side-effect-free command on known arguments (None when not emulated)."""
-        from argtrace.layers.shell.outputs import path_name_output, seq_output
-
-        if cmd in ("readlink", "realpath") and args and args[-1] and not args[-1].startswith("-"):
-            opts = args[:-1]
-            if cmd == "readlink" and not any(o in ("-f", "-e", "-m", "--canonicalize") for o in opts):
-                return None
-            p = to_str(args[-1])
-            base = self.cwd
-            if not p.startswith("/") and base is None:
-                return None
-            full = posixpath.normpath(posixpath.join(base or "/", p))
-            if hostfs.exists(full):
-                full = hostfs.realpath(full)
-            return from_str(full) + "\n"
-        if cmd in ("dirname", "basename"):
-            return path_name_output(cmd, args)
-        if cmd == "seq":
-            return seq_output(args)
-        if cmd == "getopt":
-            from argtrace.layers.shell.getopt_program import getopt_output  # scripts that parse options
-
-            return getopt_output(args)
-        if (cmd == "pwd" and not args) or (cmd == "pwd" and args in (["-P"], ["-L"])):
-            return (self.cwd + "\n") if self.cwd is not None else None
-        if cmd == "echo":
-            nl = True
-            while args and args[0] in ("-n", "-e", "-E"):
-                if args[0] == "-n":
-                    nl = False
-                if args[0] == "-e":
-                    return None
-                args = args[1:]
-            return " ".join(args) + ("\n" if nl else "")
-        if cmd == "printf" and len(args) == 2 and args[0] in ("%s", "%s\\n"):
-            return args[1] + ("\n" if args[0].endswith("\\n") else "")
-        return None
+    command_substitution = Deferred("argtrace.layers.shell.expand_substitution")
+    _capture = Deferred("argtrace.layers.shell.expand_substitution")
+    _cap_write = Deferred("argtrace.layers.shell.expand_substitution")
+    _emulate = Deferred("argtrace.layers.shell.expand_substitution")
+    _pure = Deferred("argtrace.layers.shell.expand_substitution")
 
     def expand_param(self, p: W.Param, at: str, assignment: bool) -> list[_Chunk]:
         q = p.quoted
@@ -502,145 +325,18 @@ class Expander(Params):
             return [_Chunk(None, q, not q, self._op_unknown(raw))]
         return [_Chunk(r, q, not q)]
 
-    def _list_chunks(self, vals: list[str], q: bool, star: bool) -> list[_Chunk]:
-        """What a list expansion's values become: ``"${a[@]}"`` one word each, ``"${a[*]}"`` one word
-        joined with IFS's first character, and unquoted either form joined, then split."""
-        if star or not q:
-            ifs = self._ifs()
-            if ifs is None:
-                return [_Chunk(None, q, not q, "IFS is not known statically")]
-            if q:
-                return [_Chunk(ifs[:1].join(vals), True, False)]
-            if ifs == "":
-                return self._emit_list([v for v in vals if v], False, True)
-            # unquoted: bash joins with the first IFS character, then splits the result
-            return [_Chunk(ifs[:1].join(vals), False, True)]
-        return self._emit_list(vals, True, True)
-
-    def _emit_list(self, vals: list[str], quoted: bool, separate: bool) -> list[_Chunk]:
-        out: list[_Chunk] = []
-        for i, v in enumerate(vals):
-            if i:
-                out.append(_BREAK)
-            out.append(_Chunk(v, quoted, not quoted))
-        if not vals and quoted:
-            out.append(_Chunk(None, True, False, "EMPTY_AT"))
-        return out
-
-    def _operand_chunks(self, raw: str, quoted: bool, at: str) -> list[_Chunk]:
-        # a double quote inside the word of a double-quoted `${x+word}` quotes again: `"${A[@]+"${A[@]}"}"`
-        # (`set -u`'s idiom) is one word per element; a single quote there stays literal (in-quotes reading)
-        inner_dq = quoted and '"' in raw and "'" not in raw
-        parts = W.parse_word(raw, in_dq=quoted and not inner_dq)
-        chunks = self.expand_parts(parts, at)
-        if quoted:
-            return [_Chunk(c.text, True, False, c.reason) if c is not _BREAK else c for c in chunks]
-        # unquoted literal text inside ${x:-...} is subject to splitting too
-        return [
-            _Chunk(c.text, c.quoted, c.split or not c.quoted, c.reason) if c is not _BREAK else c
-            for c in chunks
-        ]
-
-    def _expand_operand(self, raw: str, at: str) -> str | None:
-        parts = W.parse_word(raw)
-        chunks = self.expand_parts(parts, at, assignment=True)
-        if any(c.text is None for c in chunks):
-            return None
-        return "".join(c.text or "" for c in chunks)
-
-    def _pattern(self, raw: str, at: str) -> str | None:
-        parts = W.parse_word(raw)
-        chunks = self.expand_parts(parts, at, assignment=True)
-        pieces: list[tuple[str, bool]] = []
-        for c in chunks:
-            if c.text is None:
-                return None
-            pieces.append((c.text, c.quoted and not c.split))
-        try:
-            return _glob_to_regex(pieces)
-        except PatternUnknown:
-            return None
-
-    def _op_unknown(self, raw: str) -> str:
-        """Why ``raw``, an expansion with an operator, is not known: the last match ran out of its steps,
-        or an operand is unknown."""
-        if self.match_ran_out:
-            return f"`{raw}`: {TOO_MUCH_WORK}"
-        return f"`{raw}`: operand not known statically"
+    _list_chunks = Deferred("argtrace.layers.shell.expand_operators")
+    _emit_list = Deferred("argtrace.layers.shell.expand_operators")
+    _operand_chunks = Deferred("argtrace.layers.shell.expand_operators")
+    _expand_operand = Deferred("argtrace.layers.shell.expand_operators")
+    _pattern = Deferred("argtrace.layers.shell.expand_operators")
+    _op_unknown = Deferred("argtrace.layers.shell.expand_operators")
 
     # set by _apply_op when its pattern match ran out of steps (glob_match.WORK_LIMIT)
     match_ran_out = False
 
-    def _apply_op(self, p: W.Param, value: str, at: str) -> str | None:
-        self.match_ran_out = False
-        try:
-            return self._apply_op_to(p, value, at)
-        except TooMuchWork:
-            self.match_ran_out = True
-            return None
-
-    def _apply_op_to(self, p: W.Param, value: str, at: str) -> str | None:
-        op = p.op
-        if op == ":":
-            try:
-                off = self.arith(self._expand_operand(p.arg or "0", at) or "0")
-                ln = None if p.arg2 is None else self.arith(self._expand_operand(p.arg2, at) or "0")
-            except ArithError:
-                return None
-            s = to_str(value)
-            if off < 0:
-                off = max(len(s) + off, 0) if len(s) + off >= 0 else len(s) + 1
-            if ln is None:
-                r = s[off:]
-            elif ln < 0:
-                r = s[off : len(s) + ln]
-            else:
-                r = s[off : off + ln]
-            return from_str(r)
-        if op in ("#", "##", "%", "%%"):
-            pat = self._pattern(p.arg or "", at)
-            if pat is None:
-                return None
-            # matched without backtracking, and unknown past a bound of work (glob_match.py)
-            cut = trimmed(from_str_regex(pat), to_str(value), op)
-            return None if cut is None else from_str(cut)
-        if op in ("/", "//", "/#", "/%"):
-            pat = self._pattern(p.arg or "", at)
-            rep = self._expand_operand(p.arg2 or "", at) if p.arg2 is not None else ""
-            if pat is None or rep is None:
-                return None
-            s = to_str(value)
-            reps = to_str(rep)
-            if pat == "":
-                # an empty pattern matches the empty string at the anchor: `"${@/#/--gpu=}"` prefixes each
-                # word; unanchored it replaces nothing (bash's pattern substitution)
-                return from_str(reps + s) if op == "/#" else from_str(s + reps) if op == "/%" else value
-            done = replaced(from_str_regex(pat), s, reps, op)
-            return None if done is None else from_str(done)
-        if op in ("^^", "^", ",,", ","):
-            s = to_str(value)
-            if p.arg:
-                return None
-            if op == "^^":
-                return from_str(s.upper())
-            if op == ",,":
-                return from_str(s.lower())
-            if op == "^":
-                return from_str(s[:1].upper() + s[1:])
-            return from_str(s[:1].lower() + s[1:])
-        if op == "@":
-            a = p.arg or ""
-            if a == "Q":
-                return "'" + value.replace("'", "'\\''") + "'"
-            if a == "U":
-                return from_str(to_str(value).upper())
-            if a == "L":
-                return from_str(to_str(value).lower())
-            if a == "u":
-                s = to_str(value)
-                return from_str(s[:1].upper() + s[1:])
-            return None
-        return None
+    _apply_op = Deferred("argtrace.layers.shell.expand_operators")
+    _apply_op_to = Deferred("argtrace.layers.shell.expand_operators")
 
     # ---------------------------------------------------------------------- words
 

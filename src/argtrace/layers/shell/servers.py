@@ -17,7 +17,7 @@ from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.conditions import Conditions
 from argtrace.layers.shell.core import MAX_LOOP_SERVERS, ExpWord, FoundServer, Vanished, from_str, to_str
-from argtrace.layers.shell.wrapenv import systemd_run_substitution, wrapper_env
+from argtrace.layers.shell.wrapped_env import wrapper_env
 from argtrace.model_launch import FromUnset
 
 TYPE_CHECKING = False
@@ -114,6 +114,8 @@ class ServerRecords(Conditions):
         texts = [w.text or "" for w in argv]
         env = wrapper_env(argv, det, env, self.cwd, lambda: _passwd())
         if "systemd-run" in det.wrappers:  # the manager substitutes the ExecStart it is handed
+            from argtrace.layers.shell.wrapenv import systemd_run_substitution
+
             argv, lost = systemd_run_substitution(argv, det, env)
             for item in lost:
                 self.emit(

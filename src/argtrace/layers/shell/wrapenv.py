@@ -489,56 +489,6 @@ def passwd_entry(read: Callable[[], bytes | None]) -> Callable[[str], tuple[str,
     return lookup
 
 
-def wrapper_env(
-    argv: Sequence[Any], det: Detection, env: EnvMap, cwd: str | None, passwd_file: Callable[[], bytes | None]
-) -> EnvMap:
-    """The server's environment after the ``env`` and ``sudo`` wrappers in ``argv`` (``ExpWord``s) and their
-    ``NAME=value`` words, applied in the order written, starting from ``env`` (what bash hands on)."""
-    from argtrace.layers.shell.core import to_str
-    from argtrace.layers.shell.hostfs import isfile, realpath
-
-    texts = [w.text or "" for w in argv]
-    events: list[tuple[int, int, str]] = [
-        (p, 0, n) for p, n in zip(det.wrapper_at, det.wrappers, strict=False)
-    ]  # torchrun: no index
-    events += [(idx, 1, "=") for idx, _n, _v in det.env_assignments]
-    assigned = {idx: (n, v) for idx, n, v in det.env_assignments}
-    env = dict(env)
-    for p, _kind, name in sorted(events):
-        if name == "=":
-            n, v = assigned[p]
-            w = argv[p]
-            env[n] = (
-                v,
-                w.at,
-                to_str(w.expansion) if w.expansion != "literal" else to_str(w.text or ""),
-                None,
-            )
-        elif name == "env":
-            env_ops(texts, p + 1, env, argv[p].at)
-        elif name == "systemd-run":
-            systemd_run_ops(texts, p + 1, env, argv[p].at)
-        elif name == "hf jobs run":
-            hf_jobs_ops(texts, p + 3, env)
-        elif name == "sudo":
-            call = parse_sudo(texts, p + 1)
-            k = call.command
-            while k < det.command_index and _ASSIGN.match(texts[k]):
-                k += 1
-            command = [w.text for w in argv[k:]]
-            env = sudo_environment(
-                env,
-                call,
-                command,
-                argv[p].at,
-                passwd=passwd_entry(passwd_file),
-                is_file=isfile,
-                cwd=cwd,
-                realpath=realpath,
-            )
-    return env
-
-
 def expand_env_s(argv: list[Any], lookup: Callable[[str], str | None]) -> list[Any]:
     """``env [opts] -S 'A=1 cmd args'`` as env runs it: the string's words take its place in ``argv``
     (``ExpWord``s, each at the string's location); unchanged when the string cannot be split here."""

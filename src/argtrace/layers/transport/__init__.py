@@ -43,9 +43,9 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
+from argtrace.layers.transport.command_names import _SHELLS, _basename, _split_at
 from argtrace.layers.transport.context import Follow, TransportResult, _Context, _scrubbed
 from argtrace.layers.transport.interpreters import _check_node_interpreters
-from argtrace.layers.transport.words import _SHELLS, _basename, _locate, _Located, _show, _split_at
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -81,6 +81,7 @@ if TYPE_CHECKING:
     )
     from argtrace.layers.transport.render import render_transport_section
     from argtrace.layers.transport.sshcall import SSHD_PATH, SshCall, parse_ssh
+    from argtrace.layers.transport.words import _Located, _show
     from argtrace.model import VanishedWord
 
 # The re-exported names of the carriers, imported on first use: a plain script needs none of the docker,
@@ -118,6 +119,7 @@ _LAZY = {
         "manifests",
     ),
     "render_transport_section": "render",
+    "_show": "words",
     **dict.fromkeys(("SSHD_PATH", "SshCall", "parse_ssh"), "sshcall"),
 }
 
@@ -236,6 +238,8 @@ def _follow(
         located: _Located | None = None
         where = _split_at(at) if tree is not None else None
         if tree is not None and where is not None and where[0] == source.label:
+            from argtrace.layers.transport.words import _locate  # (a carrier's command only: code35)
+
             located = _locate(prepared, tree, where[1], where[2])
             if located is not None and located.heredoc is not None and io is not None and io.stdin_line:
                 located.expanded = (io.stdin,)

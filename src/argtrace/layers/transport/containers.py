@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 
 from argtrace.layers.shell.core import HOLE
+from argtrace.layers.transport.command_names import _SHELLS, _basename
 from argtrace.layers.transport.context import TransportResult, _Context
 from argtrace.layers.transport.docker_cli import (
     DockerRun,
@@ -26,7 +27,7 @@ from argtrace.layers.transport.docker_cli import (
 )
 from argtrace.layers.transport.docker_env import docker_environment
 from argtrace.layers.transport.shells import _shell_c
-from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
+from argtrace.layers.transport.words import _show, _show_argv
 from argtrace.model import AssumedEntrypoint, EnvValue, Evidence, Origin, ServerCommand, VanishedWord, Word
 
 TYPE_CHECKING = False

@@ -35,8 +35,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from argtrace.layers.transport import dockerfile_syntax as D
+from argtrace.layers.transport.command_names import _SHELLS, _basename
 from argtrace.layers.transport.context import TransportResult, opening_line
-from argtrace.layers.transport.words import _SHELLS, _basename, _show, _show_argv
+from argtrace.layers.transport.words import _show, _show_argv
 from argtrace.model import EnvValue, Evidence, Origin, ServerCommand, Word
 
 TYPE_CHECKING = False

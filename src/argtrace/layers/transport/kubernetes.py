@@ -62,7 +62,7 @@ def _shell_substitution(before: Sequence[str], ref: str) -> bool:
     documented rule), so the shell gets ``$(date)`` and runs ``date`` (POSIX, "Command Substitution"): what
     the author wrote it for. An upper-case ``$(MODEL)`` there stays TP012: a variable the pod lacks, which
     the shell would run as a command."""
-    from argtrace.layers.transport.words import _SHELLS, _basename
+    from argtrace.layers.transport.command_names import _SHELLS, _basename
 
     if not before or _basename(before[0]) not in _SHELLS or not any(_SHELL_C.match(w) for w in before[1:]):
         return False

@@ -22,9 +22,9 @@ from __future__ import annotations
 import posixpath
 from collections.abc import Callable, Mapping, Sequence
 
+from argtrace.layers.transport.command_names import _SHELLS, _basename
 from argtrace.layers.transport.compose_project import base_dir
 from argtrace.layers.transport.envfiles import compose_interpolate
-from argtrace.layers.transport.words import _SHELLS, _basename
 from argtrace.layers.transport.yamlnodes import _get, _scalar, _seq
 
 TYPE_CHECKING = False

@@ -32,8 +32,9 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from argtrace.layers.transport import systemd_syntax as S
+from argtrace.layers.transport.command_names import _SHELLS
 from argtrace.layers.transport.context import TransportResult, opening_line
-from argtrace.layers.transport.words import _SHELLS, _show
+from argtrace.layers.transport.words import _show
 from argtrace.model import Evidence, Origin, VanishedWord, Word
 
 TYPE_CHECKING = False

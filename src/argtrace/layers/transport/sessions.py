@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 
+from argtrace.layers.transport.command_names import _split_at
 from argtrace.layers.transport.containers import _container_servers
 from argtrace.layers.transport.context import TransportResult, _Context
-from argtrace.layers.transport.words import _show_argv, _split_at
+from argtrace.layers.transport.words import _show_argv
 from argtrace.model import Evidence
 
 TYPE_CHECKING = False

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import re
 
+from argtrace.layers.transport.command_names import _basename
 from argtrace.layers.transport.context import TransportResult
-from argtrace.layers.transport.words import _basename, _show, _show_argv, _starts_server
+from argtrace.layers.transport.words import _show, _show_argv, _starts_server
 from argtrace.model import Evidence
 
 

@@ -247,8 +247,8 @@ def _integer(text: str, key: str) -> int:
 def analyze_supervisor(source: ScriptSource, *, supervisord_env: Mapping[str, str]) -> TransportResult:
     """The server starts of a Supervisor configuration. ``supervisord_env``: the variables given with
     ``--env``, standing for supervisord's own environment."""
+    from argtrace.layers.transport.command_names import _SHELLS, _basename
     from argtrace.layers.transport.containers import _container_servers
-    from argtrace.layers.transport.words import _SHELLS, _basename
     from argtrace.rules import supervisor as R
 
     label = source.label

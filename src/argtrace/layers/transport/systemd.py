@@ -20,8 +20,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 
 from argtrace.layers.transport import systemd_syntax as S
+from argtrace.layers.transport.command_names import _SHELLS, _basename
 from argtrace.layers.transport.context import TransportResult, opening_line
-from argtrace.layers.transport.words import _SHELLS, _basename
 from argtrace.model import Finding, Origin, VanishedWord, Word
 
 TYPE_CHECKING = False

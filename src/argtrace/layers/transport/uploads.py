@@ -14,18 +14,16 @@ import posixpath
 import re
 from collections.abc import Mapping, Sequence
 
+from argtrace.layers.transport.command_names import _SHELLS, _basename, _split_at
 from argtrace.layers.transport.context import TransportResult, _Context, _local_value
 from argtrace.layers.transport.sshcall import SshCall, _host_of, _remote_env
 from argtrace.layers.transport.words import (
-    _SHELLS,
-    _basename,
     _flag_values,
     _latin1_bytes,
     _line_chunk,
     _Located,
     _param_name,
     _show,
-    _split_at,
     _unquote,
     split_like_shlex,
 )

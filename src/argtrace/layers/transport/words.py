@@ -20,23 +20,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-_SHELLS = {"bash", "sh", "dash", "zsh", "ksh"}
-
 
 # A blank or a character the node's shell gives a meaning to.
 _SHELL_SPECIAL = re.compile(r"[\s'\"`$;&|<>()*?\[\]#~\\{}]")
-
-
-def _split_at(at: str) -> tuple[str, int, int] | None:
-    parts = at.rsplit(":", 2)
-    if len(parts) != 3 or not parts[1].isdigit() or not parts[2].isdigit():
-        return None
-    return parts[0], int(parts[1]), int(parts[2])
-
-
-def _basename(word: str | None) -> str:
-    word = word or ""
-    return word[word.rfind("/") + 1 :]  # rsplit's last piece without its list (asked of every command)
 
 
 def _show(word: str | None) -> str:

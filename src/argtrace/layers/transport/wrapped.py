@@ -23,7 +23,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from argtrace.layers.transport.words import _basename
+from argtrace.layers.transport.command_names import _basename
 
 # programs whose ``run`` argtrace reads with docker's grammar (podman and nerdctl document a
 # docker-compatible CLI: podman-run(1), nerdctl's "Docker-compatible CLI" README)
