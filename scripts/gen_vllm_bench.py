@@ -35,20 +35,12 @@ sys.path.insert(0, str(ROOT / "src"))
 from argtrace.frameworks.schema import bundled_versions, load_schema  # noqa: E402
 from argtrace.resolver import environments, schema_gen  # noqa: E402
 from argtrace.resolver.fake_gpu import fake_gpu_env  # noqa: E402
+from gen_vllm_demo_server import _key, _rmtree, environments_version_key, log  # noqa: E402  (its sibling)
 
 OUT = ROOT / "src" / "argtrace" / "data" / "vllm_bench.json"
 DUMPER = ROOT / "scripts" / "dump_vllm_bench_parser.py"
 MODULE_FILE = "vllm/benchmarks/latency.py"
 DEPS = "0.33.0"  # the resolver environment the releases are overlaid on (gen_schemas.OVERLAY_DEPS)
-
-
-def log(msg: str) -> None:
-    print(msg, file=sys.stderr, flush=True)
-
-
-def _key(entry: dict[str, Any]) -> str:
-    strings = entry.get("option_strings") or []
-    return str(strings[0]) if strings else str(entry.get("dest"))
 
 
 def _normalized(entry: dict[str, Any]) -> dict[str, Any]:
@@ -180,18 +172,6 @@ def _recompact() -> int:
             entry[name] = compact({"parser": sub["parser"], "arguments": arguments}, serve)
     OUT.write_text(json.dumps(data, indent=1, sort_keys=False) + "\n")
     return 0
-
-
-def _rmtree(path: Path) -> None:
-    import shutil
-
-    shutil.rmtree(path, ignore_errors=True)
-
-
-def environments_version_key(version: str) -> tuple[Any, ...]:
-    from argtrace.frameworks.schema import version_key
-
-    return version_key(version)
 
 
 if __name__ == "__main__":
