@@ -177,3 +177,21 @@ def test_a_ray_pod_without_a_command_starts_no_server(tmp_path: Path, kind: str)
     assert report["servers"] == []
     assert report["findings"] == []
     assert report["notes"] == ["no SGLang or vLLM server start was found in " + str(tmp_path / "ray.yaml")]
+
+
+def test_a_program_word_written_as_shell_text_is_no_lost_word(tmp_path: Path) -> None:
+    """vLLM's production-stack RayCluster (tests/data/kuberay, its source in the header): the head's command
+    is one word of shell text, which runs only because KubeRay hands the joined words to `/bin/bash -c --`:
+    no TP108; the server is started by a ConfigMap's script this file does not hold, so no server either."""
+    source = Path(__file__).resolve().parent.parent / "data" / "kuberay" / "production_stack_raycluster.yaml"
+    report = _check(tmp_path, source.read_text())
+    assert report["findings"] == []
+    assert report["servers"] == []
+    head = report["transport"]["hops"][0]
+    assert head["command"] == ["/bin/bash", "-c", "--"]
+    assert head["args"][0].startswith(
+        ' /bin/bash -c " cp /entrypoint/vllm-entrypoint.sh \\$HOME/vllm-entrypoint.sh'
+    )
+    assert head["args"][0].endswith(
+        "  && ulimit -n ${RAY_START_ULIMIT_OPEN_FILES:-65536}; $KUBERAY_GEN_RAY_START_CMD"
+    )

@@ -112,7 +112,10 @@ def ray_findings(doc: Any, label: str) -> list[Finding]:
             continue
         ray, words = found
         texts = [_scalar(w) or "" for w in words]
-        split = next((i for i, t in enumerate(texts) if len(t.split()) > 1), None)
+        # the program word itself written as shell text (`command: ['/bin/bash -c "a && b &"']`, vLLM's
+        # production-stack RayCluster) runs only because KubeRay hands it to a shell: not a word it loses;
+        # an argument with a space in it is
+        split = next((i for i, t in enumerate(texts) if i > 0 and len(t.split()) > 1), None)
         if split is None:
             continue
         word = texts[split]
