@@ -195,3 +195,17 @@ def test_a_program_word_written_as_shell_text_is_no_lost_word(tmp_path: Path) ->
     assert head["args"][0].endswith(
         "  && ulimit -n ${RAY_START_ULIMIT_OPEN_FILES:-65536}; $KUBERAY_GEN_RAY_START_CMD"
     )
+
+
+@pytest.mark.parametrize(
+    ("sample", "servers"),
+    [
+        ("ray-cluster.verl.yaml", []),
+        ("ray-service.deepseek.yaml", [["vllm", "serve", "deepseek-ai/DeepSeek-R1"]]),
+    ],
+)
+def test_kuberays_own_samples_stay_clean(tmp_path: Path, sample: str, servers: list[list[str]]) -> None:
+    source = Path(__file__).resolve().parent.parent / "data" / "kuberay" / sample
+    report = _check(tmp_path, source.read_text())
+    assert [f for f in report["findings"] if f["severity"] in ("error", "warning")] == []
+    assert [s["argv"][:3] for s in report["servers"]] == servers
