@@ -38,6 +38,13 @@ FILES = {
         "proc.wait()\n"
     ),
     "no_server.py": 'import subprocess\nsubprocess.run(["echo", "hello"], check=True)\n',
+    # a wrapper that passes its own words on (`cmd.extend(sys.argv[1:])`)
+    "passes.py": (
+        "import subprocess, sys\n"
+        'cmd = ["vllm", "serve"]\n'
+        "cmd.extend(sys.argv[1:])\n"
+        "subprocess.run(cmd, check=True)\n"
+    ),
 }
 
 
@@ -96,6 +103,8 @@ LINES = [
     ("./popen.py /m/p", ["serve /m/p --port 7000"]),  # run by its path: the `#!` line names Python
     ("nohup python3 popen.py /m/p > /dev/null 2>&1 & wait", ["serve /m/p --port 7000"]),
     ("python3 -- serve.py 3", ["serve org/default --tensor-parallel-size 3 --port 8000"]),
+    ("python3 passes.py m --max-model-len 4096 --port 1", ["serve m --max-model-len 4096 --port 1"]),
+    ("python3 passes.py 'a b' c", ["serve a b c"]),  # one word each, as "$@" gives them
 ]
 
 
@@ -163,6 +172,9 @@ def test_a_value_the_program_computes_stays_its_python_value(stand_in: Path) -> 
         ("os.environ['my-var']", None),  # no shell name
         ("sys.argv[-1]", None),
         ("sys.argv[12]", None),
+        ("sys.argv[1:]", "@"),
+        ("*sys.argv[1:]", "@"),
+        ("sys.argv[2:]", None),
         ("int(os.getenv('TP', '1'))", None),
     ],
 )
@@ -181,3 +193,63 @@ def test_a_program_read_alone_keeps_its_reads_unknown() -> None:
     )
     popen = read_python_launch("popen.py", FILES["popen.py"].encode(), shell_reads=True)
     assert not popen.script.decode().rstrip().endswith("&")  # the program holds the Popen, not the shell
+
+
+def test_sys_executable_is_the_interpreter_the_script_names(stand_in: Path) -> None:
+    (stand_in / "module.py").write_text(
+        "import subprocess, sys\n"
+        'subprocess.run([sys.executable, "-m", "vllm.entrypoints.openai.api_server", *sys.argv[1:]])\n'
+    )
+    result = analyze_script(
+        ScriptSource("<-c>", b"/opt/venv/bin/python -u module.py --model m", None),
+        [],
+        {},
+        run_shellcheck=False,
+        cwd=str(stand_in),
+    )
+    (server,) = result.servers
+    assert [w.text for w in server.argv] == [
+        "/opt/venv/bin/python",
+        "-m",
+        "vllm.entrypoints.openai.api_server",
+        "--model",
+        "m",
+    ]
+
+
+def test_a_program_that_changes_its_environment_keeps_its_reads_unknown(stand_in: Path) -> None:
+    """``load_dotenv()`` sets what a .env file names: the script's environment is not the program's."""
+    (stand_in / "dotenv_serve.py").write_text(
+        "import os, subprocess\nfrom dotenv import load_dotenv\nload_dotenv()\n"
+        'subprocess.run(["vllm", "serve", os.getenv("CHAT_MODEL"), "--port", os.getenv("PORT", "8000")])\n'
+    )
+    result = analyze_script(
+        ScriptSource("<-c>", b"export PORT=9; python3 dotenv_serve.py", None),
+        [],
+        {},
+        run_shellcheck=False,
+        cwd=str(stand_in),
+    )
+    (server,) = result.servers
+    assert [w.text for w in server.argv] == ["vllm", "serve", None, "--port", None]
+
+
+@pytest.mark.parametrize(
+    ("code", "changes"),
+    [
+        ("from dotenv import load_dotenv\nload_dotenv()", True),
+        ("import os\nos.environ['CUDA_VISIBLE_DEVICES'] = '0'", True),
+        ("import os\nos.environ.update({'A': '1'})", True),
+        ("import os\nos.environ.setdefault('A', '1')", True),
+        ("import os\ndel os.environ['A']", True),
+        ("import os\nos.putenv('A', '1')", True),
+        ("import os\nenv = os.environ.copy()\nenv['A'] = '1'", False),  # a copy for the child
+        ("import os\nx = os.environ.get('A')", False),
+    ],
+)
+def test_what_changes_a_programs_environment(code: str, changes: bool) -> None:
+    import ast
+
+    from argtrace.layers.transport.python_launch import changes_environment
+
+    assert changes_environment(ast.parse(code)) is changes

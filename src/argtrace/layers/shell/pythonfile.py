@@ -99,7 +99,7 @@ def run_program(
 
     label = texts[at_file] or path
     try:
-        launch = read_python_launch(label, data, shell_reads=True)
+        launch = read_python_launch(label, data, shell_reads=True, interpreter=_interpreter(texts, at_file))
     except UsageError:
         return None
     if not launch.script.strip():
@@ -114,3 +114,12 @@ def run_program(
         unknown_env=launch.unknown,
         program=(launch.script.decode("utf-8", "replace"), path),
     )
+
+
+def _interpreter(texts: list[str | None], at_file: int) -> str | None:
+    """The interpreter word that runs the file (its ``sys.executable`` as the shell finds it): the word
+    before the options (``python3 -u serve.py``); None for a file run by its path (its ``#!`` line's)."""
+    for word in reversed(texts[:at_file]):
+        if word is not None and _PYTHON.match(word.rsplit("/", 1)[-1]):
+            return word
+    return None

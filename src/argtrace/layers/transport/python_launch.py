@@ -118,7 +118,12 @@ class PythonLaunch:
 
 
 def read_python_launch(
-    label: str, data: bytes, *, release: str | None = None, shell_reads: bool = False
+    label: str,
+    data: bytes,
+    *,
+    release: str | None = None,
+    shell_reads: bool = False,
+    interpreter: str | None = None,
 ) -> PythonLaunch:
     """The server starts of the Python program or notebook ``data``.
 
@@ -140,6 +145,7 @@ def read_python_launch(
     except (RecursionError, MemoryError, ValueError) as exc:
         raise UsageError(f"{label}: Python cannot parse this file ({type(exc).__name__})") from None
     reader = _Reader(label, tree, code, release, shell_reads)
+    reader.interpreter = interpreter
     try:
         reader.read()
     except RecursionError:  # an expression nested deeper than Python's own stack: no launch reads so
@@ -153,6 +159,12 @@ class _Reader:
     ) -> None:
         self.label = label
         self.shell_reads = shell_reads
+        # a program that changes its own environment (`load_dotenv()`, `os.environ[...] = ...`) reads what
+        # the script did not give it: its environment reads stay the program's unknowns
+        self.env_reads = shell_reads and not changes_environment(tree)
+        # the interpreter the script runs the program with (`python3`, `/opt/venv/bin/python`): its
+        # `sys.executable`, as the shell finds that word
+        self.interpreter: str | None = None
         self.tree = tree
         self.code = code
         self.release = release
@@ -657,6 +669,8 @@ class _Reader:
     # -- writing the shell command ----------------------------------------------------------------------
 
     def _word(self, word: Any, line: int) -> str:
+        if isinstance(word, Unknown) and word.text == "sys.executable" and self.interpreter:
+            return shlex.quote(self.interpreter)
         if isinstance(word, Unknown):
             return '"${' + self._placeholder(word) + '}"'
         if isinstance(word, bytes):
@@ -666,7 +680,8 @@ class _Reader:
     def _placeholder(self, unknown: Unknown) -> str:
         """The inside of the ``${...}`` that stands for ``unknown`` in the shell text."""
         if self.shell_reads and (expansion := shell_expansion(unknown.text)) is not None:
-            return expansion
+            if self.env_reads or expansion[0] in "@0123456789":
+                return expansion
         base = re.sub(r"\W+", "_", _without_values(unknown.text)).strip("_")[:40] or "value"
         name = f"PY_{base}"
         why = f"{unknown.why} (the Python value `{unknown.text}`, {self.label}:{unknown.line})"
@@ -797,8 +812,8 @@ def shell_expansion(text: str) -> str | None:
     """The shell expansion (inside ``${...}``) that gives a program run by a shell what ``text`` reads:
     ``os.environ['M']`` -> ``M?``, ``os.getenv('M', 'x')`` -> ``M-x`` (Python's default when the name is
     unset, as bash's ``-``), ``sys.argv[2]`` -> ``2``; None for any other expression."""
-    try:
-        node = ast.parse(text, mode="eval").body
+    try:  # a starred element of a list (`[..., *sys.argv[1:]]`) is written with its star
+        node = ast.parse(text.removeprefix("*"), mode="eval").body
     except SyntaxError:
         return None
     if isinstance(node, ast.Subscript) and isinstance(node.slice, ast.Constant):
@@ -808,6 +823,8 @@ def shell_expansion(text: str) -> str | None:
         if target == "sys.argv" and isinstance(key, int) and not isinstance(key, bool) and 0 <= key <= 9:
             return str(key)
         return None
+    if ast.unparse(node) == "sys.argv[1:]":
+        return "@"  # the program's own words, each one word, as `"$@"` gives them
     if not (isinstance(node, ast.Call) and ast.unparse(node.func) in _GETENV and not node.keywords):
         return None
     if not 1 <= len(node.args) <= 2 or not all(isinstance(a, ast.Constant) for a in node.args):
@@ -825,3 +842,33 @@ def shell_expansion(text: str) -> str | None:
     ):
         return None
     return f"{key}-{default}"
+
+
+# what changes a Python program's own environment (os.environ is the process environment: a write to it, or
+# python-dotenv's load_dotenv, which sets what the .env file names unless it is set)
+_ENV_WRITERS = frozenset(
+    {"load_dotenv", "dotenv.load_dotenv", "os.putenv", "os.unsetenv", "putenv", "unsetenv"}
+)
+_ENV_METHODS = frozenset({"update", "setdefault", "pop", "popitem", "clear", "__setitem__", "__delitem__"})
+
+
+def changes_environment(tree: ast.AST) -> bool:
+    """Whether the program writes to its own environment anywhere (an assignment, a deletion or a mutating
+    call on ``os.environ``, ``putenv``/``unsetenv``, ``load_dotenv``)."""
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
+            targets = node.targets if isinstance(node, (ast.Assign, ast.Delete)) else [node.target]
+            for target in targets:
+                if isinstance(target, ast.Subscript) and ast.unparse(target.value) in (
+                    "os.environ",
+                    "environ",
+                ):
+                    return True
+        elif isinstance(node, ast.Call):
+            func = ast.unparse(node.func)
+            if func in _ENV_WRITERS:
+                return True
+            owner, _dot, method = func.rpartition(".")
+            if owner in ("os.environ", "environ") and method in _ENV_METHODS:
+                return True
+    return False
