@@ -139,7 +139,9 @@ def _unregistered(
         f'on a CUDA GPU the model\'s attention cannot load it and the start-up stops: "{message}" '
         f"({empty.get('where')}), unless a plugin registers a class for it",
         at=at,
-        severity="warning",
+        # a warning when the release is named; on an assumed release the name may be a fork's or another
+        # release's (a correct launch gets no warning from what argtrace assumed)
+        severity="warning" if report.framework.version is not None else "info",
         basis="assumed",
         evidence=[Evidence("parser", at, message)],
         fix="remove the setting so that vLLM chooses a backend for the GPU, or name one with a class",
@@ -189,7 +191,7 @@ def attention_names(report: Report) -> LayerResult:
                 f"backend_name_to_enum ({site.get('where')}) returns None for it and the selector chooses as "
                 f"if it were not set{history}{assumed}"
             )
-            severity = "warning"
+            severity = "warning" if named else "info"
         else:
             how_read = (
                 f", through AttentionConfig.validate_backend_before, {site.get('validator')}"
@@ -201,7 +203,9 @@ def attention_names(report: Report) -> LayerResult:
                 f'start-up: "{_render(site, looked_up, names, full=False)}" ({site.get("where")}{how_read})'
                 f"{history}{assumed}"
             )
-            severity = "error" if named else "warning"
+            # on an assumed release the name may be another release's or a fork's (vLLM builds for V100, a
+            # gpt-oss image): information resting on that assumption, never an alarm on a correct launch
+            severity = "error" if named else "info"
         fix = f"name a backend vllm {release} has" + (f" ({near[0]} is the nearest)" if near else "")
         fix += ", or remove the setting so that vLLM chooses one for the GPU"
         from argtrace.rules.parser import PA_ATTENTION_NAME
