@@ -894,7 +894,9 @@ def deciding_settings(
         dests = [dest_for_flag[f] for f in found.flags if f in dest_for_flag] if found else []
         if dests:
             out.extend(d for d in dests if d not in out)
-        elif "." not in field and field not in out:
+        elif "." not in field and field not in out and (field in flags or framework != "vllm"):
+            # a vLLM config's own field no flag sets or makes (`model_arch_config`, read through a local of
+            # the check: resolver/local_defs.py) is no setting of the launch to name
             out.append(field)
     return out
 
