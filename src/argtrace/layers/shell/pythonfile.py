@@ -30,10 +30,6 @@ if TYPE_CHECKING:
 
 # the interpreter's name as a command word: python, python3, python3.12 (`/opt/venv/bin/python3` by its name)
 _PYTHON = re.compile(r"python(?:[23](?:\.\d+)?)?\Z")
-# a `#!` line naming one: `#!/usr/bin/python3`, `#!/usr/bin/env python3`, `#!/usr/bin/env -S python3 -u`
-_PYTHON_SHEBANG = re.compile(
-    rb"#![ \t]*\S*/(?:env[ \t]+(?:-S[ \t]+)?)?(?:\S*/)?python(?:[23](?:\.\d+)?)?(?=[ \t\r\n]|\Z)"
-)
 # CPython's options that take a value as the next word (`python --help`): -W arg, -X opt, and -c/-m that end
 # the options with what is run instead of a file
 _WITH_VALUE = frozenset("WX")
@@ -78,7 +74,9 @@ def _python_shebang(evaluator: Any, word: str) -> bool:
         head = hostfs.read(path, 128)
     except OSError:
         return False
-    return bool(_PYTHON_SHEBANG.match(head))
+    from argtrace.layers.transport.python_source import PY_SHEBANG  # the `#!` line `check FILE` reads too
+
+    return bool(PY_SHEBANG.match(head))
 
 
 def run_program(

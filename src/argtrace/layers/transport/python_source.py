@@ -18,7 +18,7 @@ import re
 from dataclasses import dataclass, field
 
 _PY_EXTENSIONS = (".py", ".pyw", ".ipynb")
-_PY_SHEBANG = re.compile(rb"^#![^\n]*\bpython[0-9.]*\b")
+PY_SHEBANG = re.compile(rb"^#![^\n]*\bpython[0-9.]*\b")
 _SHELL_CELL = re.compile(r"^%%(bash|sh|script[ \t]+(ba)?sh)\b")
 # `!cmd`, `!!cmd`, `name = !cmd`: IPython's system escape
 _ESCAPE = re.compile(r"^(?P<indent>[ \t]*)(?:[A-Za-z_][\w, ]*=[ \t]*)?!!?(?P<cmd>.*)$")
@@ -42,7 +42,7 @@ def is_python_launch(label: str, data: bytes) -> bool:
     if name.endswith(_PY_EXTENSIONS):
         return True
     if data.startswith(b"#!"):
-        return bool(_PY_SHEBANG.match(data))
+        return bool(PY_SHEBANG.match(data))
     if name.endswith((".sh", ".bash", ".cmd")) or b"\x00" in data[:65536]:
         return False
     if not re.search(rb"(?m)^\s*(import|from)\s+\w|\w\(", data[:65536]):
