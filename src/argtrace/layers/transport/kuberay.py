@@ -33,7 +33,7 @@ Followed from KubeRay's own code (ray-project/kuberay, ray-operator/controllers/
 
 from __future__ import annotations
 
-from argtrace.layers.transport.pods import PodSpec, _map, _node_seq, _text
+from argtrace.layers.transport.pods import PodSpec, _int, _map, _node_seq, _text
 from argtrace.layers.transport.yamlnodes import _get, _items, _line, _load_yaml_nodes, _scalar, _seq
 from argtrace.model import Evidence, Finding, Placement
 
@@ -229,8 +229,3 @@ def _pairs(node: Any) -> list[tuple[Any, Any]]:
     return [
         (k, v) for k, v in node.value if isinstance(k, yaml.ScalarNode) and isinstance(v, yaml.ScalarNode)
     ]
-
-
-def _int(node: Any) -> int | None:
-    text = _scalar(node)
-    return int(text) if text is not None and text.isdigit() else None
