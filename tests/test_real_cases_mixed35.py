@@ -27,6 +27,7 @@ from tests.batches import (
     missing_cases,
     recorded_check,
     recorded_why,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -73,10 +74,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def why(name: str) -> dict[str, Any]:
     return recorded_why(CASES / "why" / (name.rsplit(".", 1)[0] + ".txt"))
 
@@ -98,14 +95,14 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No error or warning from `check` on any failure report (none names its cause either: the causes lie
     in the checkpoint, the GPU or a release's code, which a new user's launch does not show)."""
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 # What `why` gives on each quoted text: (confidence, the start of its origin or of its first site's

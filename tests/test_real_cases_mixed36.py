@@ -28,6 +28,7 @@ from tests.batches import (
     missing_cases,
     recorded_check,
     recorded_why,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -77,10 +78,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def why(name: str) -> dict[str, Any]:
     return recorded_why(CASES / "why" / (name.rsplit(".", 1)[0] + ".txt"))
 
@@ -102,13 +99,13 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check` on any failure report: only PA001 on vllm#17470's --swap-size."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_the_misspelled_flag_is_refused() -> None:

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import RECONSTRUCTED, check_case, table_counts, unsourced
-from tests.conftest import alarms, run_cli
+from tests.batches import RECONSTRUCTED, check_case, shown_codes, table_counts, unsourced
+from tests.conftest import run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl17"
 MODELS = Path(__file__).resolve().parent / "data" / "models"
@@ -101,10 +101,6 @@ def check(name: str) -> dict[str, Any]:
     return check_case(CASES, name, tuple(OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT) | DATA
@@ -117,13 +113,13 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CLASSES if not n.endswith(".txt")))
 def test_alarms_are_the_cause_or_none(name: str) -> None:
     """No wrong alarm (d): the two class-a cases carry their cause as a warning, every other case none."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_aiconfigurator613_names_the_moe_dense_tp_size_assertion() -> None:

@@ -28,10 +28,11 @@ from tests.batches import (
     assert_why_gives,
     check_case,
     recorded_log_report,
+    shown_codes,
     table_counts,
     unsourced,
 )
-from tests.conftest import alarms, run_cli
+from tests.conftest import run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl18"
 
@@ -154,10 +155,6 @@ def check(name: str, *options: str) -> dict[str, Any]:
     return check_case(CASES, name, options)
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT) | DATA
@@ -175,14 +172,14 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CLASSES if not n.endswith(".log")))
 def test_alarms_are_the_cause_or_none(name: str) -> None:
     """No wrong alarm (d): sglang#6017's cut command and sglang#15665's brace expansion (true of the text
     as posted) carry their cause, every other case none."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_sglang14365_sgl_variable_is_copied_to_its_sglang_name() -> None:

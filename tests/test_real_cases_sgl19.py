@@ -21,7 +21,15 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.commands.why_pyo3 import pyo3_argument
-from tests.batches import RECONSTRUCTED, WhyCase, assert_why_gives, check_case, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    WhyCase,
+    assert_why_gives,
+    check_case,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl19"
@@ -151,10 +159,6 @@ def check(name: str) -> dict[str, Any]:
     return check_case(CASES, name, options)
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def quoted(name: str) -> str:
     if name.endswith(".txt"):
         return (CASES / name).read_text(encoding="utf-8").splitlines()[1]
@@ -178,14 +182,14 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(n for n in CLASSES if not n.endswith(".txt")))
 def test_alarms_are_the_cause_or_none(name: str) -> None:
     """No wrong alarm (d): sglang#23865's refusal by 0.5.23 (the cause) and the snippet's unset script
     arguments of sglang#4057 (true of the text as posted) are the only errors and warnings."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 @pytest.mark.parametrize("case", WHY, ids=[c.name for c in WHY])

@@ -28,6 +28,7 @@ from tests.batches import (
     missing_cases,
     recorded_check,
     recorded_log_report,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -153,10 +154,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, options))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT) | {LOG}
@@ -175,13 +172,13 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_alarms_are_true_of_the_launch(name: str) -> None:
     """No wrong alarm (d), before or after: the two warnings are true of the launch as posted."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_sglang25673_the_eagle3_draft_under_eagle() -> None:

@@ -26,6 +26,7 @@ from tests.batches import (
     assert_why_gives,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -189,10 +190,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, options))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -210,14 +207,14 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm (d), before or after: no launch of the batch gets an error or a warning (what argtrace
     finds in them are notes: abbreviations, a release not named, refused choices of a release not named)."""
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 def test_refused_choices_without_a_release_stay_notes_with_their_fix() -> None:

@@ -30,6 +30,7 @@ from tests.batches import (
     assert_why_gives,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -174,10 +175,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, options))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -195,7 +192,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 # the alarms `check` gives now (none before any fix): each a true one
@@ -207,7 +204,7 @@ def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm (d), before or after: the only warning is RS055's on sglang#18550 (the release drops
     --attention-backend fa3); what argtrace finds in the others are notes (abbreviations, deprecated flags,
     a release not named, a refused choice of a release not named)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_sglang18550_check_says_the_backend_is_replaced() -> None:

@@ -27,6 +27,7 @@ from tests.batches import (
     assert_why_gives,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -106,10 +107,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -126,7 +123,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 # the alarms `check` gives now: each a true one (before any fix the same, with the wrong fix "remove")
@@ -138,7 +135,7 @@ def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm (d), before or after: the one error is PR001's on srt-slurm PR#96 (sglang 0.5.5 does
     not read the name the recipe sets); the others get notes only (abbreviations, a release not named, a
     flag a later release drops)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_srtslurm96_names_the_spelling_the_release_reads() -> None:

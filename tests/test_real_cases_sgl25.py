@@ -29,6 +29,7 @@ from tests.batches import (
     finding,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -135,10 +136,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -155,7 +152,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 # the alarms `check` gives now: each a true one (before any fix none: PA009's note on verl's keyword)
@@ -167,7 +164,7 @@ def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm (d), before or after: the one warning is PA053's on verl PR#7288 (a string where
     ServerArgs takes a list); the others get notes only (abbreviations, a release not named, a deprecated
     flag, what a fixed HiCache size pins)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_verl_names_the_string_sglang_iterates() -> None:

@@ -30,6 +30,7 @@ from tests.batches import (
     finding,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -109,10 +110,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -129,7 +126,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 ALARMS = {"milesdiffusionpr13_cu130_shm_size.sh": [("MM015", "warning")]}
@@ -140,7 +137,7 @@ def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check`, before or after (sglang#20456's d is `why`'s): the one warning is
     MM015's on the cu130 image run without --shm-size; the others get notes only (the release assumed,
     --tp read as --tp-size, PA041's different TP sizes)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_the_shm_finding_names_the_image_the_ranks_and_the_fix() -> None:

@@ -30,6 +30,7 @@ from tests.batches import (
     finding,
     missing_cases,
     recorded_check,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -117,10 +118,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -137,7 +134,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 ALARMS = {"sglang36495_ngram_capacity_equals_depth.cmd": [("RS066", "warning")]}
@@ -147,7 +144,7 @@ ALARMS = {"sglang36495_ngram_capacity_equals_depth.cmd": [("RS066", "warning")]}
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check`, before or after: the one warning is RS066's on sglang#36495's trie; the
     others get notes only (the release assumed, --tp read as --tp-size, PA009's note on 'all-linear')."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_the_trie_finding_names_both_sizes_the_failure_and_the_fix() -> None:

@@ -24,7 +24,15 @@ from typing import Any
 import pytest
 
 from argtrace.layers.rank_placement import place_ranks
-from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    finding,
+    missing_cases,
+    recorded_check,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl28"
@@ -67,10 +75,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -85,7 +89,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 ALARMS = {
@@ -101,7 +105,7 @@ def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check`, before or after: PR004 (first seen) and the three new findings are the
     causes; the others get notes only (the release assumed or substituted, --tp read as --tp-size, flags a
     later release deprecates)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_tp14_over_four_nodes_names_the_ranks_no_node_starts() -> None:

@@ -28,7 +28,15 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.layers.mamba_slots import release_facts, slots_per_request
-from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    finding,
+    missing_cases,
+    recorded_check,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import REPO, Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl29"
@@ -67,10 +75,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -85,7 +89,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 def test_the_python_launch_is_read() -> None:
@@ -113,7 +117,7 @@ ALARMS = {"miaai7_dflash_mamba_cache_caps_requests.sh": [("RS074", "warning")]}
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check`: RS074 is the cause; PR#6058's compose no longer gets TP043's error (its
     container is privileged: every host GPU, numbered as on the host); the others get notes only."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_the_mamba_pool_caps_the_running_requests() -> None:

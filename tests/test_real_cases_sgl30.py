@@ -26,7 +26,15 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    finding,
+    missing_cases,
+    recorded_check,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl30"
@@ -72,10 +80,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -90,7 +94,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 ALARMS = {"qwen3vlembedding84_vl_reranker_no_template.cmd": [("RS077", "warning")]}
@@ -100,7 +104,7 @@ ALARMS = {"qwen3vlembedding84_vl_reranker_no_template.cmd": [("RS077", "warning"
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check` on any failure report, before or after: RS077 is Qwen3-VL-Embedding#84's
     cause; the other causes found are `why`'s (and sglang#2871's note)."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_a_qwen3_vl_reranker_without_its_template() -> None:

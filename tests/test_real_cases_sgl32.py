@@ -23,7 +23,15 @@ from typing import Any
 import pytest
 
 from argtrace.commands.why import explain
-from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    finding,
+    missing_cases,
+    recorded_check,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import REPO, Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl32"
@@ -65,10 +73,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -83,7 +87,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 ALARMS = {"sglangpr31513_dspark_pd_decode_0516.cmd": [("RS080", "warning")]}
@@ -92,7 +96,7 @@ ALARMS = {"sglangpr31513_dspark_pd_decode_0516.cmd": [("RS080", "warning")]}
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check` on any failure report, before or after: RS080 is PR#31513's cause."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_a_dspark_decode_server_on_0_5_16() -> None:

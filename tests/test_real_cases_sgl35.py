@@ -20,7 +20,15 @@ from typing import Any
 
 import pytest
 
-from tests.batches import RECONSTRUCTED, finding, missing_cases, recorded_check, table_counts, unsourced
+from tests.batches import (
+    RECONSTRUCTED,
+    finding,
+    missing_cases,
+    recorded_check,
+    shown_codes,
+    table_counts,
+    unsourced,
+)
 from tests.conftest import REPO, Launch, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_sgl35"
@@ -56,10 +64,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
@@ -74,7 +78,7 @@ def test_every_case_names_its_source() -> None:
 
 @pytest.mark.parametrize("name", CORRECT)
 def test_correct_launches_stay_clean(name: str) -> None:
-    assert found(check(name)) == []
+    assert shown_codes(check(name)) == []
 
 
 # what `check` rightly says of a failure report since this batch (every other gives no error or warning)
@@ -87,7 +91,7 @@ ALARMS = {
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check` on any failure report, before or after: only the two causes found."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_hicache_size_pinned_twice_on_a_hybrid_model() -> None:

@@ -24,6 +24,7 @@ from tests.batches import (
     missing_cases,
     recorded_check,
     recorded_why,
+    shown_codes,
     table_counts,
     unsourced,
 )
@@ -65,10 +66,6 @@ def check(name: str) -> dict[str, Any]:
     return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
 
 
-def found(report: dict[str, Any]) -> list[tuple[str, str]]:
-    return [(f["code"], f["severity"]) for f in alarms(report)]
-
-
 def why(name: str) -> dict[str, Any]:
     return recorded_why(CASES / "why" / (name.rsplit(".", 1)[0] + ".txt"))
 
@@ -91,7 +88,7 @@ def test_every_case_names_its_source() -> None:
 @pytest.mark.parametrize("name", sorted([*CLASSES, *CORRECT]))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm from `check`: PA062 on PR#44566's launch, PA006 on the duplicated --dtype only."""
-    assert found(check(name)) == ALARMS.get(name, [])
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_pa062_names_the_release_site_and_what_it_rests_on() -> None:
