@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 import tempfile
 import time
@@ -34,8 +33,14 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from argtrace.frameworks.schema import bundled_versions, load_schema  # noqa: E402
 from argtrace.resolver import environments, schema_gen  # noqa: E402
-from argtrace.resolver.fake_gpu import fake_gpu_env  # noqa: E402
-from gen_vllm_demo_server import _key, _rmtree, environments_version_key, log  # noqa: E402  (its sibling)
+from gen_vllm_demo_server import (  # noqa: E402  (its sibling: the same overlay, the same helpers)
+    _key,
+    _rmtree,
+    environments_version_key,
+    log,
+    overlay_dump,
+    overlay_note,
+)
 
 OUT = ROOT / "src" / "argtrace" / "data" / "vllm_bench.json"
 DUMPER = ROOT / "scripts" / "dump_vllm_bench_parser.py"
@@ -84,18 +89,6 @@ def compact(parser: dict[str, Any], serve: dict[str, Any]) -> dict[str, Any]:
     return {"parser": parser["parser"], "shared": shared, "own": own}
 
 
-def bench_parsers(version: str, unpacked: Path, deps: environments.Manifest) -> dict[str, Any]:
-    base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    base["PYTHONPATH"] = str(unpacked)
-    env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(schema_gen.SCHEMA_GPU)})
-    dumped = schema_gen._run_dumper(
-        environments.env_python(Path(deps.path)), DUMPER, "vllm", env, f"vllm=={version} bench"
-    )
-    if dumped.get("version") != version:
-        raise schema_gen.GenerationError(f"overlay imported vllm {dumped.get('version')}, expected {version}")
-    return dumped
-
-
 def release_entry(version: str, root: Path, deps: environments.Manifest) -> dict[str, Any]:
     started = time.monotonic()
     unpacked = schema_gen.fetch_unpacked("vllm", version, root, log)
@@ -104,13 +97,8 @@ def release_entry(version: str, root: Path, deps: environments.Manifest) -> dict
     if not (unpacked / MODULE_FILE).is_file():
         log(f"vllm=={version}: no {MODULE_FILE}")
         return {"ships": False, "source": source}
-    dumped = bench_parsers(version, unpacked, deps)
-    generated_with = {
-        "method": "overlay",
-        "dependencies_from": f"vllm=={DEPS} resolver environment",
-        "python": dumped.get("python"),
-        "stubbed_modules": dumped.get("stubbed_modules", []),
-    }
+    dumped = overlay_dump(version, unpacked, deps, DUMPER, "bench")
+    generated_with = overlay_note(dumped)
     serve = load_schema("vllm", version).data
     entry: dict[str, Any] = {"ships": True, "source": source, "generated_with": generated_with}
     for name, parser in sorted(dumped["bench"].items()):

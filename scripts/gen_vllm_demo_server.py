@@ -52,16 +52,30 @@ def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
     return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
 
 
-def demo_parser(version: str, unpacked: Path, deps: environments.Manifest) -> dict[str, Any]:
+def overlay_dump(
+    version: str, unpacked: Path, deps: environments.Manifest, dumper: Path, what: str
+) -> dict[str, Any]:
+    """``dumper``'s output, run by the resolver environment ``deps`` with release ``version``'s unpacked wheel
+    first on its path (the overlay: that release's code on 0.33.0's dependencies)."""
     base = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
     base["PYTHONPATH"] = str(unpacked)
     env = environments.runtime_env_for(base, {"ARGTRACE_FAKE_GPU": fake_gpu_env(schema_gen.SCHEMA_GPU)})
     dumped = schema_gen._run_dumper(
-        environments.env_python(Path(deps.path)), DUMPER, "vllm", env, f"vllm=={version} demo server"
+        environments.env_python(Path(deps.path)), dumper, "vllm", env, f"vllm=={version} {what}"
     )
     if dumped.get("version") != version:
         raise schema_gen.GenerationError(f"overlay imported vllm {dumped.get('version')}, expected {version}")
     return dumped
+
+
+def overlay_note(dumped: dict[str, Any]) -> dict[str, Any]:
+    """How an overlay dump was made (the entry's ``generated_with``)."""
+    return {
+        "method": "overlay",
+        "dependencies_from": f"vllm=={DEPS} resolver environment",
+        "python": dumped.get("python"),
+        "stubbed_modules": dumped.get("stubbed_modules", []),
+    }
 
 
 def release_entry(version: str, root: Path, deps: environments.Manifest) -> dict[str, Any]:
@@ -72,13 +86,8 @@ def release_entry(version: str, root: Path, deps: environments.Manifest) -> dict
     if not (unpacked / MODULE_FILE).is_file():
         log(f"vllm=={version}: no {MODULE_FILE}")
         return {"ships": False, "source": source}
-    dumped = demo_parser(version, unpacked, deps)
-    generated_with = {
-        "method": "overlay",
-        "dependencies_from": f"vllm=={DEPS} resolver environment",
-        "python": dumped.get("python"),
-        "stubbed_modules": dumped.get("stubbed_modules", []),
-    }
+    dumped = overlay_dump(version, unpacked, deps, DUMPER, "demo server")
+    generated_with = overlay_note(dumped)
     if dumped.get("crash"):
         log(f"vllm=={version}: the demo's __main__ block fails: {dumped['crash']['exception']}")
         return {
