@@ -30,7 +30,7 @@ from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.fastpaths import FastPaths
 from argtrace.layers.shell.invocation import option_texts, sbatch_job
 from argtrace.layers.shell.pythonfile import program_file, run_program
-from argtrace.layers.shell.scriptpath import as_bash_file, runs_shell_script
+from argtrace.layers.shell.scriptpath import as_bash_file, path_head, runs_shell_script
 from argtrace.layers.shell.stdin_text import filter_output, heredoc_text, stdin_filter
 from argtrace.model_launch import CommandIO
 
@@ -568,12 +568,13 @@ class Commands(FastPaths):
         per_task: Mapping[str, str] | None = None
         export = None
         # a Python program (`python3 serve.py`, `./serve.py`): its server starts (layers/shell/pythonfile.py)
-        if (program := program_file(self, texts, inner)) is not None:
+        head = path_head(self, texts[inner]) if inner < len(texts) else None  # a file run by its path
+        if (program := program_file(texts, inner, head)) is not None:
             given = {**prefix_env, **{n: (v, argv[i].at, f"{n}={v}", None) for i, n, v in assigned}}
             if (ran := run_program(self, argv, program, given, at)) is not None:
                 return ran
         # a shell script run by its path (`./start.sh`, `nohup ./serve.sh &`): bash runs it as `bash FILE`
-        by_path = inner < len(texts) and runs_shell_script(self, texts[inner])
+        by_path = runs_shell_script(head)
         if 0 < inner < len(texts) and (by_path or texts[inner].rsplit("/", 1)[-1] in ("bash", "sh")):
             if any(t.rsplit("/", 1)[-1] == "srun" for t in texts[:inner]):
                 from argtrace.layers.slurm import PER_TASK, srun_export, task_assignments

@@ -38,8 +38,9 @@ _NOT_A_FILE = frozenset("cm")
 _LIMIT = 4 * 1024 * 1024
 
 
-def program_file(evaluator: Any, texts: Sequence[str | None], inner: int) -> int | None:
-    """The index in ``texts`` of the Python file the command at ``inner`` runs, or None."""
+def program_file(texts: Sequence[str | None], inner: int, head: bytes | None) -> int | None:
+    """The index in ``texts`` of the Python file the command at ``inner`` runs, or None; ``head``: the first
+    bytes of the file that command word names by its path (scriptpath.path_head), if any."""
     if inner >= len(texts) or texts[inner] is None:
         return None
     word = texts[inner] or ""
@@ -61,22 +62,11 @@ def program_file(evaluator: Any, texts: Sequence[str | None], inner: int) -> int
             takes = next((j for j, c in enumerate(letters) if c in _WITH_VALUE), None)
             i += 2 if takes is not None and takes == len(letters) - 1 else 1
         return i if i < len(texts) and texts[i] not in (None, "-") else None
-    if "/" in word and _python_shebang(evaluator, word):
-        return inner
+    if head is not None:
+        from argtrace.layers.transport.python_source import PY_SHEBANG  # the `#!` line `check FILE` reads
+
+        return inner if PY_SHEBANG.match(head) else None
     return None
-
-
-def _python_shebang(evaluator: Any, word: str) -> bool:
-    path = evaluator.resolve_path(word)
-    if path is None or not hostfs.isfile(path):
-        return False
-    try:
-        head = hostfs.read(path, 128)
-    except OSError:
-        return False
-    from argtrace.layers.transport.python_source import PY_SHEBANG  # the `#!` line `check FILE` reads too
-
-    return bool(PY_SHEBANG.match(head))
 
 
 def run_program(

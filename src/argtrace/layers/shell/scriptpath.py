@@ -32,6 +32,8 @@ if TYPE_CHECKING:
 _SHELLS = frozenset({"sh", "bash", "dash"})
 # bash's READ_SAMPLE_BUF (execute_cmd.c): how much of the file check_binary_file looks at
 _SAMPLE = 80
+# what path_head reads: the sample, and enough of a `#!` line to name its interpreter (pythonfile.py)
+_HEAD = 128
 
 
 def shell_kind(head: bytes) -> bool:
@@ -50,18 +52,24 @@ def shell_kind(head: bytes) -> bool:
     return b"\0" not in head[:_SAMPLE].split(b"\n", 1)[0]
 
 
-def runs_shell_script(evaluator: Any, word: str | None) -> bool:
-    """Whether the command word ``word`` names, by its path, a file here that bash runs as a shell script."""
+def path_head(evaluator: Any, word: str | None) -> bytes | None:
+    """The first bytes of the file a command word names by its path (``./start.sh``), read once for both
+    questions asked of it (a shell script here, or a Python program: pythonfile.py); None for a word without
+    a ``/`` or a file missing or unreadable here."""
     if not word or "/" not in word:
-        return False
+        return None
     path = evaluator.resolve_path(word)
     if path is None or not hostfs.isfile(path):
-        return False
+        return None
     try:
-        head = hostfs.read(path, _SAMPLE)
+        return hostfs.read(path, _HEAD)
     except OSError:
-        return False
-    return shell_kind(head)
+        return None
+
+
+def runs_shell_script(head: bytes | None) -> bool:
+    """Whether the file whose first bytes are ``head`` (``path_head``) is run as a shell script by bash."""
+    return head is not None and shell_kind(head[:_SAMPLE])
 
 
 def as_bash_file(argv: list[ExpWord]) -> list[ExpWord]:
