@@ -52,9 +52,7 @@ def ray_pods(doc: Any) -> list[PodSpec]:
     container of its head pod)."""
     kind, spec = _scalar(_get(doc, "kind")) or "", _get(doc, "spec")
     name = _scalar(_get(_get(doc, "metadata"), "name")) or "?"
-    cluster = {"RayCluster": spec, "RayJob": _get(spec, "rayClusterSpec")}.get(kind)
-    if kind == "RayService":
-        cluster = _get(spec, "rayClusterConfig")
+    cluster = _cluster(kind, spec)
     # a RayJob or RayService makes its cluster with a generated name; a RayCluster's pods carry its own
     cluster_name = name if kind == "RayCluster" else None
     out: list[PodSpec] = []
@@ -77,6 +75,14 @@ def ray_pods(doc: Any) -> list[PodSpec]:
     return out
 
 
+def _cluster(kind: str, spec: Any) -> Any:
+    """The RayCluster spec of a RayCluster (its own), a RayJob (``rayClusterSpec``) or a RayService
+    (``rayClusterConfig``)."""
+    if kind == "RayCluster":
+        return spec
+    return _get(spec, {"RayJob": "rayClusterSpec", "RayService": "rayClusterConfig"}.get(kind, ""))
+
+
 def _rewritten(template: Any) -> tuple[Any, list[Any]] | None:
     """The Ray container of a group's pod template and the words of its command and args, when KubeRay
     replaces them (BuildPod); None when it leaves them as written."""
@@ -97,13 +103,7 @@ def ray_findings(doc: Any, label: str) -> list[Finding]:
     """TP108: a word of a Ray container's command with a space in it, which KubeRay's rewrite splits again."""
     from argtrace.rules.rayserve import TP108
 
-    kind = _scalar(_get(doc, "kind")) or ""
-    spec = _get(doc, "spec")
-    cluster = (
-        spec
-        if kind == "RayCluster"
-        else _get(spec, "rayClusterSpec" if kind == "RayJob" else "rayClusterConfig")
-    )
+    cluster = _cluster(_scalar(_get(doc, "kind")) or "", _get(doc, "spec"))
     groups = [_get(cluster, "headGroupSpec"), *(_seq(_get(cluster, "workerGroupSpecs")) or [])]
     out = []
     for group in groups:
