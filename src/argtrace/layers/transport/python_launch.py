@@ -144,8 +144,7 @@ def read_python_launch(
         ) from exc
     except (RecursionError, MemoryError, ValueError) as exc:
         raise UsageError(f"{label}: Python cannot parse this file ({type(exc).__name__})") from None
-    reader = _Reader(label, tree, code, release, shell_reads)
-    reader.interpreter = interpreter
+    reader = _Reader(label, tree, code, release, shell_reads, interpreter)
     try:
         reader.read()
     except RecursionError:  # an expression nested deeper than Python's own stack: no launch reads so
@@ -155,7 +154,13 @@ def read_python_launch(
 
 class _Reader:
     def __init__(
-        self, label: str, tree: ast.Module, code: PythonCode, release: str | None, shell_reads: bool = False
+        self,
+        label: str,
+        tree: ast.Module,
+        code: PythonCode,
+        release: str | None,
+        shell_reads: bool = False,
+        interpreter: str | None = None,
     ) -> None:
         self.label = label
         self.shell_reads = shell_reads
@@ -164,7 +169,7 @@ class _Reader:
         self.env_reads = shell_reads and not changes_environment(tree)
         # the interpreter the script runs the program with (`python3`, `/opt/venv/bin/python`): its
         # `sys.executable`, as the shell finds that word
-        self.interpreter: str | None = None
+        self.interpreter = interpreter
         self.tree = tree
         self.code = code
         self.release = release
