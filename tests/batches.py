@@ -26,7 +26,17 @@ import pytest
 
 from argtrace.commands.why import explain
 from argtrace.layers.log.signatures import match_line
-from tests.conftest import REPO, Launch, alarms, check_launch, last_launch, quoted_text, run_cli
+from tests.conftest import (
+    REPO,
+    Launch,
+    alarms,
+    check_launch,
+    last_launch,
+    log_files,
+    names_the_cause_and_the_change,
+    quoted_text,
+    run_cli,
+)
 
 DATA = REPO / "tests" / "data"
 
@@ -190,6 +200,76 @@ def assert_what_the_log_gives(report: dict[str, Any], case: LogCase, *, version:
         assert case.says in first["message"]
         assert first["fix"] == case.fix
     assert not any(f["code"] == "LG001" for f in report["findings"])
+
+
+def log_batch_tests(
+    logs: Path,
+    cases: list[LogCase],
+    ok_logs: Mapping[str, tuple[tuple[tuple[str, str], ...], str]],
+    why: Mapping[str, tuple[Any, ...]],
+    *,
+    sources: int,
+) -> dict[str, Any]:
+    """The tests every log batch (tests/test_real_cases_logs25.py on) runs on its own rows, by the names the
+    batches gave them; a batch module takes them with ``globals().update(log_batch_tests(...))`` and keeps
+    only what is its own (its counts, its mechanisms' minimal inputs).
+
+    ``ok_logs``: a working run's file under ``ok/`` -> (its exact (code, severity) list, words its first
+    finding says). ``why``: an error text's name under ``why/`` -> (confidence, the first site's function or
+    None, the signatures' ids in order[, words the first site's fix holds, or None: then a text no signature
+    reads has no site either])."""
+
+    def test_every_log_has_its_source_in_a_header_no_pattern_reads() -> None:
+        urls = log_sources(logs)
+        assert len(set(urls)) == len(urls) == sources
+
+    @pytest.mark.parametrize("case", cases, ids=[c.file for c in cases])
+    def test_what_each_log_gives(case: LogCase) -> None:
+        report = recorded_log_report(logs / case.file)
+        assert_what_the_log_gives(report, case, version=case.version is not None)
+
+    def test_class_a_names_the_cause_and_the_change() -> None:
+        for case in (c for c in cases if c.after == "a"):
+            assert names_the_cause_and_the_change(
+                recorded_log_report(logs / case.file), case.cause, case.change
+            )
+
+    @pytest.mark.parametrize("case", not_class_a(cases))
+    def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
+        assert names_the_cause_and_the_change(recorded_log_report(logs / case.file), case.cause, case.change)
+
+    @pytest.mark.parametrize("name", sorted(ok_logs))
+    def test_working_launches_give_no_alarm(name: str) -> None:
+        report = recorded_log_report(logs / "ok" / name)
+        found, said = ok_logs[name]
+        assert tuple((f["code"], f["severity"]) for f in report["findings"]) == found
+        if found:
+            assert said in report["findings"][0]["message"]
+        assert alarms(report) == []
+
+    @pytest.mark.parametrize("name", sorted(why))
+    def test_why_on_the_error_text(name: str) -> None:
+        confidence, function, signatures, *fixes = why[name]
+        section = recorded_why(logs / "why" / f"{name}.txt")
+        assert section["confidence"] == confidence
+        first = (section["matches"] or [{}])[0]
+        assert first.get("function") == function
+        assert [s["id"] for s in section["signatures"]] == signatures
+        if fixes and fixes[0] is not None:
+            assert fixes[0] in first["fix"]
+        elif fixes and not signatures:
+            assert not section["matches"]
+
+    @pytest.mark.parametrize("name", sorted(log_files(logs)))
+    def test_every_scan_path_gives_the_same_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+        from tests.log.test_fast_equals_slow import _answers
+
+        answers = _answers(logs / name, monkeypatch)
+        slow = answers.pop("python")
+        for fast_path, report in answers.items():
+            assert report == slow, fast_path
+
+    return {name: test for name, test in locals().items() if name.startswith("test_")}
 
 
 # --- the why batches (tests/test_why_9.py, _10, _15, _16) -------------------------------------------------

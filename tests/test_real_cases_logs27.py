@@ -40,18 +40,12 @@ from argtrace.layers.log.signatures import match_line
 from argtrace.layers.log.unknown_env import unknown_env
 from tests.batches import (
     LogCase,
-    assert_what_the_log_gives,
-    log_sources,
-    not_class_a,
-    recorded_log_report,
-    recorded_why,
+    log_batch_tests,
 )
 from tests.conftest import (
-    alarms,
     class_counts,
     log_files,
     log_report,
-    names_the_cause_and_the_change,
     written_log,
 )
 
@@ -312,7 +306,7 @@ CASES = [
         cause="error",
         change="--",
         missing="the copy stops at 'Using max model len 8192', before the errors the report's title names",
-        version="0.17.1+a03ca76a.nv26.03",
+        version="0.17.1+a03ca76a.nv26.03.46967107",
     ),
     LogCase(
         "vllmomni_pr1842_worker_stage_prefix_free_memory.log",
@@ -356,36 +350,6 @@ def test_the_batch() -> None:
     assert class_counts(CASES) == ([2, 1, 11, 1], [2, 1, 12, 0])
     assert [sum(WHY_CLASSES[0]), sum(WHY_CLASSES[1])] == [15, 15]
     assert {p.stem for p in (LOGS / "why").glob("*.txt")} == {Path(c.file).stem for c in CASES}
-
-
-def test_every_log_has_its_source_in_a_header_no_pattern_reads() -> None:
-    urls = log_sources(LOGS)
-    assert len(set(urls)) == len(urls) == 20
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: LogCase) -> None:
-    report = recorded_log_report(LOGS / case.file)
-    assert_what_the_log_gives(report, case)
-
-
-def test_class_a_names_the_cause_and_the_change() -> None:
-    for case in (c for c in CASES if c.after == "a"):
-        assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("case", not_class_a(CASES))
-def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
-    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("name", sorted(OK_LOGS))
-def test_working_launches_give_no_alarm(name: str) -> None:
-    report = recorded_log_report(LOGS / "ok" / name)
-    found, said = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == found
-    assert said in report["findings"][0]["message"]
-    assert alarms(report) == []
 
 
 # --- `why` on each failure's error text -----------------------------------------------------------------
@@ -467,18 +431,7 @@ WHY = {
 WHY_CLASSES = ([2, 1, 12, 0], [2, 1, 12, 0])
 
 
-@pytest.mark.parametrize("name", sorted(WHY))
-def test_why_on_the_error_text(name: str) -> None:
-    confidence, function, signatures, fix = WHY[name]
-    section = recorded_why(LOGS / "why" / f"{name}.txt")
-    assert section["confidence"] == confidence
-    first = (section["matches"] or [{}])[0]
-    assert first.get("function") == function
-    assert [s["id"] for s in section["signatures"]] == signatures
-    if fix is not None:
-        assert fix in first["fix"]
-    else:
-        assert not section["matches"]
+globals().update(log_batch_tests(LOGS, CASES, OK_LOGS, WHY, sources=20))
 
 
 # --- the mechanisms on minimal inputs -----------------------------------------------------------------------
@@ -600,16 +553,6 @@ def test_other_text_is_still_not_the_servers_file(tmp_path: Path) -> None:
 
 
 # --- the fast paths read the batch as the slow one ----------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(log_files(LOGS)))
-def test_every_scan_path_gives_the_same_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.log.test_fast_equals_slow import _answers
-
-    answers = _answers(LOGS / name, monkeypatch)
-    slow = answers.pop("python")
-    for fast_path, report in answers.items():
-        assert report == slow, fast_path
 
 
 def test_a_gzipped_copy_reads_alike(tmp_path: Path) -> None:

@@ -36,19 +36,14 @@ from argtrace.layers.log.pasted import unjoined
 from argtrace.layers.log.reader import Line
 from tests.batches import (
     LogCase,
-    assert_what_the_log_gives,
-    log_sources,
-    not_class_a,
-    recorded_log_report,
+    log_batch_tests,
     recorded_why,
 )
 from tests.conftest import (
-    alarms,
     class_counts,
     last_launch,
     log_files,
     log_report,
-    names_the_cause_and_the_change,
     written_log,
 )
 
@@ -230,36 +225,6 @@ def test_the_batch() -> None:
     assert {p.stem for p in (LOGS / "why").glob("*.txt")} == {Path(c.file).stem for c in CASES}
 
 
-def test_every_log_has_its_source_in_a_header_no_pattern_reads() -> None:
-    urls = log_sources(LOGS)
-    assert len(set(urls)) == len(urls) == 10
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: LogCase) -> None:
-    report = recorded_log_report(LOGS / case.file)
-    assert_what_the_log_gives(report, case, version=case.version is not None)
-
-
-def test_class_a_names_the_cause_and_the_change() -> None:
-    for case in (c for c in CASES if c.after == "a"):
-        assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("case", not_class_a(CASES))
-def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
-    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("name", sorted(OK_LOGS))
-def test_working_launches_give_no_alarm(name: str) -> None:
-    report = recorded_log_report(LOGS / "ok" / name)
-    found, said = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == found
-    assert said in report["findings"][0]["message"]
-    assert alarms(report) == []
-
-
 # --- `why` on each failure's error text -----------------------------------------------------------------
 
 # name -> (confidence, the first site's function or None, the signatures' ids in order)
@@ -293,14 +258,7 @@ WHY = {
 WHY_CLASSES = ([1, 0, 7, 0], [3, 0, 5, 0])
 
 
-@pytest.mark.parametrize("name", sorted(WHY))
-def test_why_on_the_error_text(name: str) -> None:
-    confidence, function, signatures = WHY[name]
-    section = recorded_why(LOGS / "why" / f"{name}.txt")
-    assert section["confidence"] == confidence
-    first = (section["matches"] or [{}])[0]
-    assert first.get("function") == function
-    assert [s["id"] for s in section["signatures"]] == signatures
+globals().update(log_batch_tests(LOGS, CASES, OK_LOGS, WHY, sources=10))
 
 
 def test_why_gives_the_ptxas_entrys_fix() -> None:
@@ -406,13 +364,3 @@ def test_only_vllms_own_starting_line_is_the_ready_step(tmp_path: Path, line: st
 
 
 # --- the fast paths read the batch as the slow one ----------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(log_files(LOGS)))
-def test_every_scan_path_gives_the_same_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.log.test_fast_equals_slow import _answers
-
-    answers = _answers(LOGS / name, monkeypatch)
-    slow = answers.pop("python")
-    for fast_path, report in answers.items():
-        assert report == slow, fast_path

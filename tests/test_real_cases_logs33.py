@@ -38,19 +38,15 @@ import pytest
 from argtrace.commands.why_attribute import attribute_error, keep_class_sites
 from tests.batches import (
     LogCase,
-    assert_what_the_log_gives,
-    log_sources,
-    not_class_a,
+    log_batch_tests,
     recorded_log_report,
     recorded_why,
 )
 from tests.conftest import (
-    alarms,
     class_counts,
     last_launch,
     log_files,
     log_report,
-    names_the_cause_and_the_change,
     written_log,
 )
 
@@ -218,36 +214,6 @@ def test_the_batch() -> None:
     assert {p.stem for p in (LOGS / "why").glob("*.txt")} == {Path(c.file).stem for c in CASES}
 
 
-def test_every_log_has_its_source_in_a_header_no_pattern_reads() -> None:
-    urls = log_sources(LOGS)
-    assert len(set(urls)) == len(urls) == 9
-
-
-@pytest.mark.parametrize("case", CASES, ids=[c.file for c in CASES])
-def test_what_each_log_gives(case: LogCase) -> None:
-    report = recorded_log_report(LOGS / case.file)
-    assert_what_the_log_gives(report, case)
-
-
-def test_class_a_names_the_cause_and_the_change() -> None:
-    for case in (c for c in CASES if c.after == "a"):
-        assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("case", not_class_a(CASES))
-def test_the_first_screen_names_the_cause_and_the_change(case: LogCase) -> None:
-    assert names_the_cause_and_the_change(recorded_log_report(LOGS / case.file), case.cause, case.change)
-
-
-@pytest.mark.parametrize("name", sorted(OK_LOGS))
-def test_working_launches_give_no_alarm(name: str) -> None:
-    report = recorded_log_report(LOGS / "ok" / name)
-    found, said = OK_LOGS[name]
-    assert tuple((f["code"], f["severity"]) for f in report["findings"]) == found
-    assert said in report["findings"][0]["message"]
-    assert alarms(report) == []
-
-
 # --- `why` on each failure's error text -----------------------------------------------------------------
 
 # name -> (confidence, the first site's function or None, the signatures' ids in order)
@@ -291,14 +257,7 @@ WHY = {
 WHY_CLASSES = ([0, 1, 5, 1], [1, 1, 5, 0])
 
 
-@pytest.mark.parametrize("name", sorted(WHY))
-def test_why_on_the_error_text(name: str) -> None:
-    confidence, function, signatures = WHY[name]
-    section = recorded_why(LOGS / "why" / f"{name}.txt")
-    assert section["confidence"] == confidence
-    first = (section["matches"] or [{}])[0]
-    assert first.get("function") == function
-    assert [s["id"] for s in section["signatures"]] == signatures
+globals().update(log_batch_tests(LOGS, CASES, OK_LOGS, WHY, sources=9))
 
 
 def test_why_reads_pythons_attribute_error_on_a_framework_module() -> None:
@@ -441,13 +400,3 @@ def test_health_answers_of_200_after_a_death(tmp_path: Path, text: str, answered
 
 
 # --- the fast paths read the batch as the slow one ----------------------------------------------------------
-
-
-@pytest.mark.parametrize("name", sorted(log_files(LOGS)))
-def test_every_scan_path_gives_the_same_report(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from tests.log.test_fast_equals_slow import _answers
-
-    answers = _answers(LOGS / name, monkeypatch)
-    slow = answers.pop("python")
-    for fast_path, report in answers.items():
-        assert report == slow, fast_path
