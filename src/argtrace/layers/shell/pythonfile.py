@@ -87,7 +87,13 @@ def run_program(
 
     label = texts[at_file] or path
     try:
-        launch = read_python_launch(label, data, shell_reads=True, interpreter=_interpreter(texts, at_file))
+        launch = read_python_launch(
+            label,
+            data,
+            shell_reads=True,
+            interpreter=_interpreter(texts, at_file),
+            argv=_known(texts[at_file + 1 :]),
+        )
     except UsageError:
         return None
     if not launch.script.strip():
@@ -102,6 +108,12 @@ def run_program(
         unknown_env=launch.unknown,
         program=(launch.script.decode("utf-8", "replace"), path),
     )
+
+
+def _known(words: list[str | None]) -> list[str] | None:
+    """The program's words when the script gives every one of them (what its argparse parser reads)."""
+    known = [word for word in words if word is not None]
+    return known if len(known) == len(words) else None
 
 
 def _interpreter(texts: list[str | None], at_file: int) -> str | None:

@@ -124,6 +124,7 @@ def read_python_launch(
     release: str | None = None,
     shell_reads: bool = False,
     interpreter: str | None = None,
+    argv: Sequence[str] | None = None,
 ) -> PythonLaunch:
     """The server starts of the Python program or notebook ``data``.
 
@@ -131,7 +132,9 @@ def read_python_launch(
     environment and arguments are the program's: its ``os.environ[...]``, ``os.getenv(...)`` and
     ``sys.argv[N]`` reads are written as the shell expansions that give the same value (``${NAME}``,
     ``${NAME-default}``, ``${N}``) for the script's evaluator to fill, and a ``Popen`` start is written
-    without ``&``: the program, not the shell, holds the process (layers/shell/pythonfile.py)."""
+    without ``&``: the program, not the shell, holds the process (layers/shell/pythonfile.py). ``argv``:
+    the program's own words when the script gives them all, read by its argparse parser
+    (python_argparse.py)."""
     from argtrace.model import UsageError
 
     code = python_code(label, data)
@@ -144,7 +147,7 @@ def read_python_launch(
         ) from exc
     except (RecursionError, MemoryError, ValueError) as exc:
         raise UsageError(f"{label}: Python cannot parse this file ({type(exc).__name__})") from None
-    reader = _Reader(label, tree, code, release, shell_reads, interpreter)
+    reader = _Reader(label, tree, code, release, shell_reads, interpreter, argv)
     try:
         reader.read()
     except RecursionError:  # an expression nested deeper than Python's own stack: no launch reads so
@@ -161,6 +164,7 @@ class _Reader:
         release: str | None,
         shell_reads: bool = False,
         interpreter: str | None = None,
+        argv: Sequence[str] | None = None,
     ) -> None:
         self.label = label
         self.shell_reads = shell_reads
@@ -173,7 +177,12 @@ class _Reader:
         self.tree = tree
         self.code = code
         self.release = release
-        self.values = Values(tree)
+        arguments = None
+        if argv is not None:  # argparse only for a program whose words the script gives
+            from argtrace.layers.transport.python_argparse import ProgramArguments
+
+            arguments = ProgramArguments(argv)
+        self.values = Values(tree, arguments)
         self.imports = _imports(tree)
         self.commands: list[tuple[int, int, str]] = []
         self.unknown: dict[str, str] = {}

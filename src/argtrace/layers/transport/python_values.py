@@ -19,7 +19,13 @@ from dataclasses import dataclass
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, Protocol
+
+    class ProgramArguments(Protocol):
+        """What :class:`Values` asks of a program's command line (python_argparse.ProgramArguments,
+        which depends on this module)."""
+
+        def attribute(self, values: Values, node: ast.Attribute, name: str, line: int) -> Any: ...
 
 
 @dataclass(frozen=True)
@@ -40,7 +46,11 @@ _MAIN = re.compile(r"""__name__ == (['"])__main__\1|(['"])__main__\2 == __name__
 class Values:
     """The literal values the module gives its names, read once from the whole tree."""
 
-    def __init__(self, tree: ast.AST) -> None:
+    def __init__(self, tree: ast.AST, arguments: ProgramArguments | None = None) -> None:
+        self.tree = tree
+        # the program's own command line when the script that runs it gives every word: `args.tp` of
+        # `args = parser.parse_args()` as its argparse reads them (python_argparse.py); None: not known here
+        self.arguments = arguments
         # name -> [(line, kind, node)], in source order; kind: "set", "add" (+=, extend), "append", "other"
         self._writes: dict[str, list[tuple[int, str, ast.AST | None]]] = {}
         # a statement under an `if` -> the tests that decide whether it runs, each with the branch it is in
@@ -294,6 +304,12 @@ class Values:
             return self._unknown(node, at)
         if isinstance(node, ast.Call):
             return self._call(node, at, depth)
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and self.arguments is not None
+        ):
+            return self.arguments.attribute(self, node, node.value.id, at)
         if isinstance(node, ast.IfExp):
             # `"--enforce-eager" if FAST_BOOT else "--no-enforce-eager"` with FAST_BOOT a literal of the
             # module: the branch its truth picks; a test known only when the program runs is unknown
