@@ -160,3 +160,18 @@ def test_a_word_the_script_leaves_unknown_leaves_every_value_unknown(programs: P
 
 def test_a_parser_handed_to_other_code_is_not_followed(programs: Path) -> None:
     assert _argv("python3 handed.py --model /m/h", programs) == [["vllm", "serve", None]]
+
+
+def test_a_planted_parser_is_bounded(tmp_path: Path) -> None:
+    # argparse builds a pattern `nargs` long: a billion would fill memory; such a parser is not followed
+    from argtrace.layers.transport.python_launch import read_python_launch
+
+    program = (
+        "import argparse, subprocess\n"
+        "p = argparse.ArgumentParser()\n"
+        'p.add_argument("--model", nargs=10**9)\n'
+        "args = p.parse_args()\n"
+        'subprocess.run(["vllm", "serve", *args.model])\n'
+    )
+    launch = read_python_launch("p.py", program.encode(), shell_reads=True, argv=["--model", "m"])
+    assert launch.script.strip() == b'vllm serve "${PY_args_model}"'

@@ -66,6 +66,11 @@ _READERS = frozenset(
 # keywords that only change what the parser prints
 _PRINTED = frozenset({"help", "metavar", "description", "epilog", "usage", "formatter_class", "prog"})
 _TYPES = {"int": int, "float": float, "str": str}
+# bounds on what is handed to argparse (a planted file must not make it hang or fill memory: argparse builds
+# a pattern `nargs` long, and matches options against words pairwise)
+_MAX_OPTIONS = 500
+_MAX_WORDS = 1000
+_MAX_NARGS = 64
 _ACTIONS = frozenset(
     {"store", "store_const", "store_true", "store_false", "append", "append_const", "count", "extend"}
 )
@@ -108,6 +113,8 @@ def namespace(values: Values, name: str, line: int, argv: Sequence[str]) -> dict
         return None
     parser = _built(values, parser_name, at)
     if parser is None:
+        return None
+    if len(argv) > _MAX_WORDS:
         return None
     try:
         parsed = parser.parse_args(list(argv))
@@ -180,6 +187,8 @@ def _built(values: Values, parser_name: str, line: int) -> _Parser | None:
             and id(node) not in owner_calls
         ):
             return None
+    if len(calls) > _MAX_OPTIONS:
+        return None
     try:
         parser = _Parser(**options)
         for _line, _col, method, call in sorted(calls, key=lambda c: (c[0], c[1])):
@@ -230,6 +239,9 @@ def _typed(kwargs: dict[str, Any], call: ast.Call) -> bool:
     ``float``, ``str``); False for any other (a function of the program's)."""
     action = kwargs.get("action")
     if isinstance(action, str) and action not in _ACTIONS:
+        return False
+    nargs = kwargs.get("nargs")
+    if isinstance(nargs, int) and not 0 <= nargs <= _MAX_NARGS:
         return False
     for keyword in call.keywords:
         if keyword.arg == "type":
