@@ -1,6 +1,7 @@
 """Rules of Ray Serve LLM as a launch carrier (TP080-TP082): what Ray does with an ``llm_configs`` entry of a
 serve config before vLLM's engine sees it (ray 2.60.0, read from its wheel: ``data/ray_serve_llm.json``);
-and what KubeRay does to a Ray pod's command (TP108, layers/transport/kuberay.py)."""
+and what KubeRay does to a Ray pod's command (TP108) and to a RayJob's entrypoint (TP109,
+layers/transport/kuberay.py)."""
 
 from __future__ import annotations
 
@@ -144,5 +145,46 @@ TP108 = Rule(
             + '          args: ["ray start --head && vllm serve Qwen/Qwen3-8B --max-model-len 8192"]\n'
         },
         argv=("check", "ray.yaml"),
+    ),
+)
+
+_RAY_JOB = (
+    "apiVersion: ray.io/v1\nkind: RayJob\nmetadata:\n  name: serve\nspec:\n  entrypoint: {entry}\n"
+    "  rayClusterSpec:\n    headGroupSpec:\n      rayStartParams: {{}}\n      template:\n        spec:\n"
+    "          containers:\n          - name: ray-head\n            image: vllm/vllm-openai:v0.10.2\n"
+)
+
+TP109 = Rule(
+    code="TP109",
+    layer="transport",
+    severity="warning",
+    title="KubeRay's job submitter ends a RayJob's entrypoint at its first `;`, `&&` or `|`",
+    rationale=(
+        "From KubeRay 1.3.0 on, a RayJob's submitter runs `bash -c` on one string in which the entrypoint is "
+        "pasted unquoted after `ray job submit ... --` (ray-project/kuberay, "
+        "ray-operator/controllers/ray/common/job.go: GetK8sJobCommand, BuildJobSubmitCommand since 1.5.0; "
+        "rayjob_controller.go joins it with spaces). So bash, in the submitter pod, ends the submit at the "
+        "entrypoint's first `;`, `&&`, `||`, `|` or `&`: only the command before it is sent to the cluster, "
+        "and the rest runs in the submitter pod, which has the head's image but none of its GPUs "
+        "(kuberay#3802 and #3929, open). Before 1.3.0 the entrypoint was split into words (shlex) and sent "
+        "whole, so the head ran every command. Which KubeRay runs the manifest is not in it: this rests on "
+        "1.3.0 or later."
+    ),
+    fix=(
+        "Make the list one word of the submit, so it reaches the cluster whole: `entrypoint: bash -c "
+        "'pip install -r requirements.txt && vllm serve ...'` (bash on the submitter keeps the quoted word, "
+        "`ray job submit` quotes it again, and the head's shell runs the list)."
+    ),
+    example=Example(
+        files={"job.yaml": _RAY_JOB.format(entry="pip install -U hf_transfer && vllm serve Qwen/Qwen3-8B")},
+        argv=("check", "job.yaml"),
+    ),
+    correct=Example(
+        files={
+            "job.yaml": _RAY_JOB.format(
+                entry="bash -c 'pip install -U hf_transfer && vllm serve Qwen/Qwen3-8B'"
+            )
+        },
+        argv=("check", "job.yaml"),
     ),
 )

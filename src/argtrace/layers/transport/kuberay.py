@@ -2,7 +2,8 @@
 the variables KubeRay gives the Ray container, and a RayJob's entrypoint.
 
 This module owns what KubeRay makes of a Ray pod template (``ray_pods``, called from kubernetes.py for these
-kinds) and TP108, the words its rewrite of the Ray container's command splits again (``ray_findings``).
+kinds), TP108, the words its rewrite of the Ray container's command splits again, and TP109, a RayJob
+entrypoint its job submitter's shell ends early (``ray_findings``).
 
 Followed from KubeRay's own code (ray-project/kuberay, ray-operator/controllers/ray/common/pod.go):
 
@@ -24,8 +25,10 @@ Followed from KubeRay's own code (ray-project/kuberay, ray-operator/controllers/
   ``RAY_CLUSTER_NAMESPACE``, ``RAY_CLOUD_INSTANCE_ID`` (the pod's name), ``RAY_NODE_TYPE_NAME`` (the
   group's label), ``RAY_PORT`` (6379 unless set), ``KUBERAY_GEN_RAY_START_CMD``; in a worker also
   ``FQ_RAY_IP`` and ``RAY_IP`` (the head service's name);
-- a RayJob's ``spec.entrypoint`` (a single command; how KubeRay's submitter passes a ``;`` list changed
-  across its releases, kuberay#3802) runs on the head pod as a shell command (Ray's job supervisor:
+- a RayJob's ``spec.entrypoint`` (a single command: from KubeRay 1.3.0 on, its submitter pastes the
+  entrypoint unquoted into ``bash -c '... ray job submit ... -- <entrypoint> ;'`` (common/job.go), so a
+  ``;``/``&&``/``|`` list is ended there and its later commands run in the submitter pod, TP109; before
+  1.3.0 it was sent whole, kuberay#3802) runs on the head pod as a shell command (Ray's job supervisor:
   ``/bin/sh``, the Ray Jobs CLI reference's "``/bin/sh: 1: python script.py: not found``"), in the Ray
   container's environment with ``spec.runtimeEnvYAML``'s ``env_vars`` added: read as one more container of
   the head pod.
@@ -103,9 +106,10 @@ def ray_findings(doc: Any, label: str) -> list[Finding]:
     """TP108: a word of a Ray container's command with a space in it, which KubeRay's rewrite splits again."""
     from argtrace.rules.rayserve import TP108
 
-    cluster = _cluster(_scalar(_get(doc, "kind")) or "", _get(doc, "spec"))
+    kind = _scalar(_get(doc, "kind")) or ""
+    cluster = _cluster(kind, _get(doc, "spec"))
     groups = [_get(cluster, "headGroupSpec"), *(_seq(_get(cluster, "workerGroupSpecs")) or [])]
-    out = []
+    out = _entrypoint_findings(_get(doc, "spec"), label) if kind == "RayJob" else []
     for group in groups:
         found = _rewritten(_get(group, "template"))
         if found is None:
@@ -144,6 +148,78 @@ def ray_findings(doc: Any, label: str) -> list[Finding]:
                 evidence=[Evidence("transport", at, word[:200])],
             )
         )
+    return out
+
+
+# commands whose running in the submitter pod instead of the cluster changes nothing the job does
+_HARMLESS = frozenset({"echo", "printf", "true", ":", "sleep", "wait", "exit", "date"})
+
+
+def _entrypoint_findings(spec: Any, label: str) -> list[Finding]:
+    """TP109: a RayJob entrypoint that the submitter's ``bash -c`` ends at a list operator."""
+    from argtrace.rules.rayserve import TP109
+
+    entry = _get(spec, "entrypoint")
+    text = (_scalar(entry) or "").strip()  # strings.TrimSpace
+    cut = _list_operator(text)
+    if cut is None:
+        return []
+    sent, rest = text[:cut].strip(), text[cut:]
+    later = [c for c in _commands(rest) if c]
+    if not sent or not later:
+        return []
+    moved = [c for c in later if c.split()[0] not in _HARMLESS]
+    at = _line(label, entry)
+    ran = "; ".join(f"`{c[:120]}`" for c in (moved or later))
+    return [
+        TP109.finding(
+            f"Only `{sent[:200]}` of the RayJob's entrypoint reaches the cluster: {ran} "
+            f"{'runs' if len(moved or later) == 1 else 'run'} in KubeRay's job submitter pod, without the "
+            "cluster's GPUs (from KubeRay 1.3.0 on, which the manifest does not name, the submitter runs "
+            f"`bash -c '... ray job submit ... -- {text[:200]} ;'`, the entrypoint pasted in unquoted)",
+            at=at,
+            severity="warning" if moved else "info",
+            evidence=[Evidence("transport", at, text[:200])],
+        )
+    ]
+
+
+def _list_operator(text: str) -> int | None:
+    """Where bash ends the first command of ``text``: its first ``;``, ``&``, ``|`` or newline outside
+    quotes, expansions and comments (a redirection's ``&``, ``2>&1`` or ``&>``, is not one); None when the
+    text is one command."""
+    from argtrace.layers.shell.lexer import LexError, skip_quoted
+
+    i, n = 0, len(text)
+    try:
+        while i < n:
+            j = skip_quoted(text, i, n, ansi=True, backtick=True)
+            if j != i:
+                i = j
+                continue
+            c = text[i]
+            if c == "#" and (i == 0 or text[i - 1] in " \t"):
+                end = text.find("\n", i)
+                if end < 0:
+                    return None
+                i = end
+                continue
+            if c in ";|\n" or (c == "&" and text[i - 1 : i] not in (">", "<") and text[i + 1 : i + 2] != ">"):
+                return i
+            i += 1
+    except LexError:
+        return None  # an unterminated quote: bash refuses the whole submit, not this rule's case
+    return None
+
+
+def _commands(text: str) -> list[str]:
+    """The commands of a list (``text`` from an operator on), each stripped, operators dropped."""
+    out = []
+    while text:
+        text = text.lstrip(";&|\n \t")
+        cut = _list_operator(text)
+        out.append((text if cut is None else text[:cut]).strip())
+        text = "" if cut is None else text[cut:]
     return out
 
 
