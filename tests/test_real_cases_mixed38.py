@@ -107,7 +107,8 @@ def test_no_alarm_is_wrong(name: str) -> None:
 def test_the_old_release_warning_is_about_the_analysis() -> None:
     """The one warning on the V100 pair says what argtrace cannot read (a 0.5.4 parser), not that the launch
     fails: the fixed launch gets the same one, and nothing else."""
-    for name in ("transformerlab370_v100_bf16_r1_distill_qwen15b.cmd", "ok_transformerlab370_v100_dtype_half.cmd"):
+    pair = ("transformerlab370_v100_bf16_r1_distill_qwen15b.cmd", "ok_transformerlab370_v100_dtype_half.cmd")
+    for name in pair:
         warning = finding(check(name), "PR008")
         assert warning["message"] == (
             "vllm 0.5.4 (requested) has no bundled parser schema; analysing with the oldest bundled one, "
@@ -187,9 +188,10 @@ def test_the_marlin_tile_signature_names_fp8_on_ampere() -> None:
     (signature,) = why("glmv178_glm45v_fp8_tp4_a6000_marlin_tile.cmd")["signatures"]
     assert signature["id"] == "marlin-repack-tile"
     assert signature["fix"].endswith(
-        "; for an FP8 checkpoint on a GPU without FP8 support (Ampere and older: A100, RTX A6000, RTX 3090; "
-        'the log\'s "Weight-only FP8 compression" line), run it on GPUs with FP8 support, or a non-FP8 variant '
-        "of the model (bf16, AWQ, GPTQ), or a vLLM release that pads FP8 weights for Marlin (0.33.0 does)"
+        "; for an FP8 checkpoint on a GPU without FP8 support (Ampere and older: A100, RTX A6000, RTX "
+        '3090; the log\'s "Weight-only FP8 compression" line), run it on GPUs with FP8 support, or a '
+        "non-FP8 variant of the model (bf16, AWQ, GPTQ), or a vLLM release that pads FP8 weights for Marlin "
+        "(0.33.0 does)"
     )
     assert "marlin_utils_fp8.py:103-140" in signature["meaning"]
 
@@ -206,8 +208,8 @@ def _site(*conditions: str, framework: str = "vllm") -> dict[str, Any]:
 
 
 DTYPE_WHY = (
-    "params_dtype is the model's dtype (the layers are built under set_default_torch_dtype(model_config.dtype)), "
-    "which --dtype sets (auto: the checkpoint's torch_dtype): "
+    "params_dtype is the model's dtype (the layers are built under set_default_torch_dtype("
+    "model_config.dtype)), which --dtype sets (auto: the checkpoint's torch_dtype): "
 )
 
 
