@@ -41,7 +41,7 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 V100 = "Tesla V100-SXM2-32GB, 32768 MiB, 7.0x1"
 # The class of each failure report, by the better of `check` and `why`: first seen (a378c796) and now.
 CLASSES = {
-    "glmv8_glm41v_processor_transformers_build.cmd": ("b", "b"),  # why: two releases that do not fit
+    "glmv8_glm41v_processor_transformers_build.cmd": ("b", "a"),  # why: now transformers' class, its release
     "vllm16197_maverick_fp8_tp4_h100_96g.cmd": ("c", "c"),
     "vllm51964_kimi_k27_mi308x_gfx942_mla_gluon.sh": ("a", "a"),  # why: the AITER Gluon MLA path, gfx950 only
     "vllm17579_qwen3_235b_w8a16_moe_float16.cmd": ("b", "a"),  # why: was --quantization; now --dtype float16
@@ -88,7 +88,7 @@ def test_inventory_and_counts() -> None:
     assert files == set(CLASSES) | set(CORRECT)
     quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
     assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([4, 4, 2, 0], [7, 1, 2, 0])
+    assert table_counts(CLASSES) == ([4, 4, 2, 0], [8, 0, 2, 0])
 
 
 def test_every_case_names_its_source() -> None:
@@ -127,7 +127,8 @@ def test_the_old_release_warning_is_about_the_analysis() -> None:
 WHY = {
     "glmv8_glm41v_processor_transformers_build.cmd": (
         "none",
-        "Python's interpreter: a call to Glm4vProcessor.__init__ that does not fit its signature",
+        "Python's interpreter: a call to Glm4vProcessor.__init__ (transformers' class) that does not fit its "
+        "signature",
         "",
     ),
     "vllm51964_kimi_k27_mi308x_gfx942_mla_gluon.sh": (
@@ -181,16 +182,41 @@ def test_the_aiter_origin_names_the_switch() -> None:
     assert "VLLM_ROCM_USE_AITER_MLA=0" in origin and "gfx950" in origin
 
 
-def test_the_call_error_names_two_releases_that_do_not_fit() -> None:
-    """GLM-V#8 stays b: `why` says the processor and its caller come from releases that do not fit (the
-    thread's answer: the vLLM build with transformers 4.53.0), but not that the package is transformers."""
+def test_the_call_error_names_transformers() -> None:
+    """GLM-V#8, b -> a: `why` said the processor and its caller come from releases that do not fit; it now
+    knows Glm4vProcessor is transformers' class (AutoProcessor's table, scripts/gen_model_types.py) and says
+    which release to change (the thread's answer: transformers 4.53.0 with that vLLM build)."""
     call = why("glmv8_glm41v_processor_transformers_build.cmd")["call"]
-    assert (call["kind"], call["callee"], call["argument"]) == (
+    assert (call["kind"], call["callee"], call["argument"], call["package"]) == (
         "multiple values",
         "Glm4vProcessor.__init__",
         "tokenizer",
+        "transformers",
     )
-    assert call["fix"].startswith("the caller and Glm4vProcessor.__init__ come from releases that do not fit")
+    assert call["meaning"].endswith(
+        "; Glm4vProcessor is transformers' class (its AutoProcessor table names it in the indexed "
+        "transformers 4.57.6-5.23.0), so the callee's release is the installed transformers'"
+    )
+    assert call["fix"] == (
+        "the caller (the serving framework or the model's code) and transformers' Glm4vProcessor come from "
+        "releases that do not fit: install the transformers release the framework's release requires (its "
+        "requirements name the range), or the framework release made for the installed transformers"
+    )
+
+
+def test_a_call_to_another_class_keeps_the_general_fix() -> None:
+    """Only a class transformers' tables name is called transformers'; a tokenizer class is found in
+    AutoTokenizer's table, a worker class in none."""
+    from argtrace.commands.why_call import call_error
+
+    worker = call_error("TypeError: Worker.__init__() got an unexpected keyword argument 'x'")
+    assert worker is not None and "package" not in worker
+    assert worker["fix"].startswith("the caller and Worker.__init__ come from releases that do not fit")
+    tokenizer = call_error("TypeError: LlamaTokenizerFast.__init__() got an unexpected keyword argument 'x'")
+    assert tokenizer is not None and tokenizer["package"] == "transformers"
+    assert (
+        "its AutoTokenizer table names it in the indexed transformers 4.46.3-4.57.6" in tokenizer["meaning"]
+    )
 
 
 @pytest.mark.parametrize(
@@ -262,12 +288,6 @@ MISSING = {
         "kv-cache-dtype",
         "which models a release refuses an FP8 KV cache for is not read from the releases (the maintainer: "
         "MiniMax-M3 does not support it yet), and the report quotes no error text for `why`",
-    ),
-    "glmv8_glm41v_processor_transformers_build.cmd": (
-        "transformers",
-        "the installed transformers is not in the launch, and `why` cannot tell that Glm4vProcessor is "
-        "transformers' class (its index holds raise sites, not classes): it names two releases that do not "
-        "fit, not the package to change",
     ),
     "vllm16197_maverick_fp8_tp4_h100_96g.cmd": (
         "Maverick",
