@@ -3,7 +3,10 @@ transformers release's AutoConfig knows, read from the wheels' ``models/auto/con
 (5.x) ``auto_mappings.py`` (``CONFIG_MAPPING_NAMES`` and its updates, parsed, not imported); and the tokenizer
 class names its AutoTokenizer maps model types to (``TOKENIZER_MAPPING_NAMES`` in
 ``models/auto/tokenization_auto.py``: 5.x's ``TokenizersBackend`` among them), for a tokenizer_config.json's
-``tokenizer_class`` an older transformers does not have (LlamaFactory#10310).
+``tokenizer_class`` an older transformers does not have (LlamaFactory#10310); and the processor class names
+its AutoProcessor maps model types to (``PROCESSOR_MAPPING_NAMES`` in ``models/auto/processing_auto.py``,
+5.x's ``auto_mappings.py``), so that a call TypeError naming one (``Glm4vProcessor.__init__() got multiple
+values for argument 'tokenizer'``, GLM-V#8) is known to be transformers' class.
 
 ``why`` reads it for Python's KeyError of a model type (``KeyError: 'qwen3'``: transformers' CONFIG_MAPPING
 lookup before it turned into "does not recognize this architecture"): a type transformers knows from a later
@@ -30,7 +33,9 @@ RELEASES = ("4.46.3", "4.51.3", "4.57.6", "5.23.0")
 _MODULE = "transformers/models/auto/configuration_auto.py"
 _MAPPINGS = "transformers/models/auto/auto_mappings.py"
 _TOKENIZERS = "transformers/models/auto/tokenization_auto.py"
+_PROCESSORS = "transformers/models/auto/processing_auto.py"
 _CLASS_NAME = re.compile(r"[A-Z][A-Za-z0-9]*(?:Tokenizer|Backend)[A-Za-z0-9]*")
+_PROCESSOR_NAME = re.compile(r"[A-Z][A-Za-z0-9]*Processor")
 
 
 def _version_key(version: str) -> tuple[int, ...]:
@@ -75,34 +80,36 @@ def model_types(source: str) -> list[str]:
     return sorted(keys)
 
 
-def _is_table(node: ast.AST) -> bool:
-    """``TOKENIZER_MAPPING_NAMES`` or one of its items (``TOKENIZER_MAPPING_NAMES[model_type]``)."""
+def _is_table(node: ast.AST, table: str = "TOKENIZER_MAPPING_NAMES") -> bool:
+    """``TOKENIZER_MAPPING_NAMES`` (or ``table``) or one of its items (``TABLE[model_type]``)."""
     if isinstance(node, ast.Subscript):
         node = node.value
-    return isinstance(node, ast.Name) and node.id == "TOKENIZER_MAPPING_NAMES"
+    return isinstance(node, ast.Name) and node.id == table
 
 
-def tokenizer_classes(source: str) -> list[str]:
+def tokenizer_classes(
+    source: str, table: str = "TOKENIZER_MAPPING_NAMES", pattern: re.Pattern[str] = _CLASS_NAME
+) -> list[str]:
     """The tokenizer class names ``TOKENIZER_MAPPING_NAMES`` maps to in a source: every class-like string in
     the values of its assignments, its items' assignments and its ``.update(...)`` calls (4.x: pairs of slow
     and fast names; 5.x: one name, ``"TokenizersBackend" if is_tokenizers_available() else None``)."""
     names: set[str] = set()
     for node in ast.walk(ast.parse(source)):
         value: ast.AST | None = None
-        if isinstance(node, ast.Assign) and any(_is_table(t) for t in node.targets):
+        if isinstance(node, ast.Assign) and any(_is_table(t, table) for t in node.targets):
             value = node.value
-        elif isinstance(node, ast.AnnAssign) and _is_table(node.target):
+        elif isinstance(node, ast.AnnAssign) and _is_table(node.target, table):
             value = node.value
         elif (
             isinstance(node, ast.Call)
             and isinstance(node.func, ast.Attribute)
             and node.func.attr == "update"
-            and _is_table(node.func.value)
+            and _is_table(node.func.value, table)
         ):
             value = ast.Tuple(elts=list(node.args), ctx=ast.Load())
         for inner in ast.walk(value) if value is not None else ():
             if isinstance(inner, ast.Constant) and isinstance(inner.value, str):
-                if _CLASS_NAME.fullmatch(inner.value):
+                if pattern.fullmatch(inner.value):
                     names.add(inner.value)
     return sorted(names)
 
@@ -110,6 +117,7 @@ def tokenizer_classes(source: str) -> list[str]:
 def build(wheel_dir: Path) -> dict[str, object]:
     per: dict[str, list[int]] = {}
     classes: dict[str, list[int]] = {}
+    processors: dict[str, list[int]] = {}
     for i, release in enumerate(RELEASES):
         wheel = wheel_dir / f"transformers-{release}-py3-none-any.whl"
         if not wheel.is_file():
@@ -122,20 +130,30 @@ def build(wheel_dir: Path) -> dict[str, object]:
                 if module in z.namelist():
                     names.update(model_types(z.read(module).decode("utf-8")))
             found = tokenizer_classes(z.read(_TOKENIZERS).decode("utf-8"))
+            procs: set[str] = set()
+            for module in (_PROCESSORS, _MAPPINGS):  # 5.x keeps the table in auto_mappings.py
+                if module in z.namelist():
+                    source = z.read(module).decode("utf-8")
+                    procs.update(tokenizer_classes(source, "PROCESSOR_MAPPING_NAMES", _PROCESSOR_NAME))
         if not names:
             raise SystemExit(f"{wheel}: no CONFIG_MAPPING_NAMES keys found")
         if not found:
             raise SystemExit(f"{wheel}: no TOKENIZER_MAPPING_NAMES classes found")
+        if not procs:
+            raise SystemExit(f"{wheel}: no PROCESSOR_MAPPING_NAMES classes found")
+        for name in sorted(procs):
+            processors.setdefault(name, []).append(i)
         for name in sorted(names):
             per.setdefault(name, []).append(i)
         for name in found:
             classes.setdefault(name, []).append(i)
     return {
         "generated_by": "scripts/gen_model_types.py",
-        "modules": [_MODULE, _MAPPINGS, _TOKENIZERS],
+        "modules": [_MODULE, _MAPPINGS, _TOKENIZERS, _PROCESSORS],
         "releases": sorted(RELEASES, key=_version_key),
         "model_types": per,
         "tokenizer_classes": classes,
+        "processor_classes": processors,
     }
 
 

@@ -184,7 +184,10 @@ WHY_FIXES = {
         "If --tp (--tensor-parallel-size) divides the named width below the tile, use a smaller --tp; if the "
         "narrow layer is one the checkpoint's quantization_config ignores, use a release whose model class "
         "matches those names (for Qwen3.5 AWQ checkpoints, one with sglang PR#20370) or a checkpoint "
-        "quantized without it",
+        "quantized without it; for an FP8 checkpoint on a GPU without FP8 support (Ampere and older: A100, "
+        'RTX A6000, RTX 3090; the log\'s "Weight-only FP8 compression" line), run it on GPUs with FP8 '
+        "support, or a non-FP8 variant of the model (bf16, AWQ, GPTQ), or a vLLM release that pads FP8 "
+        "weights for Marlin (0.33.0 does)",
     ),
     "qwen3vlembedding84_vl_reranker_no_template.cmd": (
         "sglang-rerank-template-messages",

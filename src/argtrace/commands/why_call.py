@@ -77,17 +77,54 @@ def call_error(text: str) -> dict[str, Any] | None:
         placed = engine_keyword(callee, arg) if kind == "unexpected keyword" and arg else None
         if placed is not None:
             return {"kind": kind, "callee": callee, "argument": arg, "evidence": m.group(0), **placed}
-        return {
+        meaning = (
+            f"Python's own TypeError at a call to {callee}: the caller passed {said} in a way the installed "
+            f"{callee} does not take ({kind}); no flag is checked here"
+        )
+        found: dict[str, Any] = {
             "kind": kind,
             "callee": callee,
             "argument": arg,
             "evidence": m.group(0),
-            "meaning": f"Python's own TypeError at a call to {callee}: the caller passed {said} in a way the "
-            f"installed {callee} does not take ({kind}); no flag is checked here",
+            "meaning": meaning,
             "fix": f"the caller and {callee} come from releases that do not fit: install the releases of the "
             "two packages that go together (the caller's release names the one it needs), or the build "
             "whose own code makes the call",
         }
+        owner = _transformers_class(callee)
+        if owner is not None:
+            cls, table, span = owner
+            found["package"] = "transformers"
+            found["meaning"] = meaning + (
+                f"; {cls} is transformers' class (its {table} table names it in the indexed transformers "
+                f"{span}), so the callee's release is the installed transformers'"
+            )
+            found["fix"] = (
+                f"the caller (the serving framework or the model's code) and transformers' {cls} come from "
+                "releases that do not fit: install the transformers release the framework's release requires "
+                "(its requirements name the range), or the framework release made for the installed "
+                "transformers"
+            )
+        return found
+    return None
+
+
+def _transformers_class(callee: str) -> tuple[str, str, str] | None:
+    """``(class, table, releases)`` when the callee's class is one transformers' AutoProcessor or
+    AutoTokenizer maps a model type to in the indexed releases (data/transformers_model_types.json,
+    scripts/gen_model_types.py: ``PROCESSOR_MAPPING_NAMES``, ``TOKENIZER_MAPPING_NAMES``); GLM-V#8's
+    ``Glm4vProcessor.__init__() got multiple values for argument 'tokenizer'`` is transformers 4.57.6's and
+    5.23.0's class."""
+    from argtrace.commands.why_modeltype import _span, _table
+
+    parts = callee.split(".")
+    cls = parts[-2] if parts[-1] == "__init__" and len(parts) > 1 else parts[-1]
+    data = _table()
+    releases = list(data.get("releases") or ())
+    for key, table in (("processor_classes", "AutoProcessor"), ("tokenizer_classes", "AutoTokenizer")):
+        found = (data.get(key) or {}).get(cls)
+        if found:
+            return cls, table, _span([releases[i] for i in found])
     return None
 
 
@@ -97,7 +134,9 @@ def origin_of_call(text: str) -> dict[str, str] | None:
     if found is None:
         return None
     return {
-        "origin": f"Python's interpreter: a call to {found['callee']} that does not fit its signature",
+        "origin": f"Python's interpreter: a call to {found['callee']}"
+        + (" (transformers' class)" if found.get("package") == "transformers" else "")
+        + " that does not fit its signature",
         "basis": "wording",
         "evidence": found["evidence"],
         "source": "recorded from CPython 3.11 (tests/test_why_shell.py calls functions to check the forms)",

@@ -22,6 +22,8 @@ _QUANT_MODULE = re.compile(r"/layers/quantization/")
 _CONFIG_CLASS = re.compile(r"\b([A-Z][A-Za-z0-9]*?)Config\b")
 # a local the scheme checks compute from the device (``capability_tuple``, ``capability``)
 _CAPABILITY = re.compile(r"\bcapability(?:_tuple)?\b")
+# a method's check on the dtype its weights are created in, alone: ``not (params_dtype == torch.float16)``
+_PARAMS_DTYPE = re.compile(r"(not \()?params_dtype\s*(==|!=)\s*torch\.(\w+)\)?")
 # a size vLLM computes per tensor-parallel shard (``intermediate_size_per_partition``, ``output_size_...``)
 _PER_PARTITION = re.compile(r"\b(\w+)_per_partition\b")
 
@@ -56,6 +58,8 @@ def add_quantization_setting(groups: list[dict[str, Any]], text: str) -> None:
             "that: a GPU of the capability the message names, or a checkpoint quantized with a scheme this "
             "GPU supports"
         )
+        return
+    if _params_dtype(first, conditions, framework):
         return
     if framework == "vllm" and _per_partition(first, conditions):
         return
@@ -115,4 +119,37 @@ def _per_partition(first: dict[str, Any], conditions: list[str]) -> bool:
             f"{found} is the layer's size divided by --tensor-parallel-size: a tensor-parallel size that "
             "leaves a multiple of the size the message names"
         )
+    return True
+
+
+def _params_dtype(first: dict[str, Any], conditions: list[str], framework: str) -> bool:
+    """A method's check on ``params_dtype``, the dtype ``create_weights`` makes the layer's weights in: the
+    model's dtype, which ``--dtype`` sets (``auto``: the checkpoint's). Both frameworks build the model under
+    ``set_default_torch_dtype(model_config.dtype)`` and a layer given no dtype takes
+    ``torch.get_default_dtype()`` (vLLM 0.33.0 model_loader/base_loader.py:73, layers/linear.py:285,
+    layers/fused_moe/layer.py:349; SGLang 0.5.23 model_loader/loader.py:838, layers/linear.py:265,
+    layers/moe/fused_moe_triton/layer.py:374), so the knob is --dtype, not --quantization (vllm#17579: a W8A16
+    MoE checkpoint in bfloat16, "float16 is required for MoE compressed models. Set dtype=torch.float16").
+    Only a condition that is that comparison alone is read; sets the first match's fix and settings."""
+    from argtrace.frameworks.schema import bundled_versions, load_schema
+
+    found = next((m for c in conditions if (m := _PARAMS_DTYPE.fullmatch(c.strip()))), None)
+    if found is None:
+        return False
+    negated, op, dtype = found.groups()
+    # the condition is the one that raises: ``not (x == d)`` and ``x != d`` raise unless the dtype is d
+    needed = (op == "==") == bool(negated)
+    spec = load_schema(framework, bundled_versions(framework, include_user=False)[-1]).option("--dtype")
+    choices = [str(c) for c in (spec.choices if spec is not None else None) or ()]
+    why = (
+        "params_dtype is the model's dtype (the layers are built under set_default_torch_dtype("
+        "model_config.dtype)), which --dtype sets (auto: the checkpoint's torch_dtype)"
+    )
+    if needed and (not choices or dtype in choices):
+        first["fix"] = f"{why}: pass --dtype {dtype}"
+    elif needed:
+        first["fix"] = f"{why}: pass the --dtype that makes it torch.{dtype}"
+    else:
+        first["fix"] = f"{why}: pass a --dtype other than {dtype}"
+    first["settings"] = [{"name": "dtype", "flag": "--dtype"}]
     return True

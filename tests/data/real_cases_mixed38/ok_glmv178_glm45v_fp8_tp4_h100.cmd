@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/zai-org/GLM-V/issues/178 (2025-09-11, closed), seen 2026-12-05: a correct launch: the same recipe command on the GPUs the recipe names, 4x H100 80GB (FP8 tensor cores: no Marlin repack), which the report followed.
+vllm serve zai-org/GLM-4.5V-FP8 --tensor-parallel-size 4 --tool-call-parser glm45 --reasoning-parser glm45 --enable-auto-tool-choice --allowed-local-media-path / --media-io-kwargs '{"video": {"num_frames": -1}}'

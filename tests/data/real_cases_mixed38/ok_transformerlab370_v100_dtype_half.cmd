@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/transformerlab/transformerlab-app/issues/370 (2025-04-16, closed), seen 2026-12-05: a correct launch: the same stand-in launch with the fix the error message itself names, --dtype half (float16 runs on compute capability 7.0), on the same Tesla V100 32GB (vLLM 0.5.4).
+python -m vllm.entrypoints.openai.api_server --model deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B --trust-remote-code --dtype half

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/45533 (2026-06-13, closed), seen 2026-12-05: MiniMax-M3 MXFP8 launched from the vLLM recipe page (tool calling, reasoning, speculative decoding, encoder parallel) with --kv-cache-dtype fp8 does not start (the error is only a screenshot); the maintainer: "This model doesn't support FP8 kvcache yet". The recipe's command is not posted: a stand-in with the model and the flag the report names; release not named.
+vllm serve MiniMaxAI/MiniMax-M3-MXFP8 --kv-cache-dtype fp8
