@@ -677,6 +677,9 @@ def explain(
     from argtrace.commands.why_oom import add_startup_fix
 
     add_startup_fix(groups, text)  # vLLM's free-memory check at start-up: the figures its message states
+    from argtrace.commands.why_divisible import add_divisibility_cause
+
+    add_divisibility_cause(groups)  # the parallel layers' divisibility helper: what its callers pass it
     from argtrace.commands.why_oom import add_kv_size_note
 
     add_kv_size_note(groups, text)  # a KV-cache refusal whose available memory was given, not profiled

@@ -151,7 +151,11 @@ def explain_traceback(text: str) -> dict[str, Any] | None:
     found = read_traceback(text)
     if found is None:
         site = find_quoted(text)
-        return _explain_quoted(site) if site is not None else None
+        if site is None:
+            from argtrace.commands.why_quoted_message import find_quoted_message
+
+            return find_quoted_message(text)  # an assert that prints a message, quoted by its statement
+        return _explain_quoted(site)
     if found["state"] == "bare":
         site = find_for_frame(
             found["framework"], found["file"], found["line"], found["function"], found["source"]

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/15342 (2026-02-14 comment), seen 2026-12-05: a correct launch: "SGLang successfully uses the FlashInfer FA2 attention backend on DGX Spark (SM121a / GB10). We validated this end-to-end by serving Qwen2.5-0.5B-Instruct" (with the cu130 sgl-kernel wheel). The flags beside the model and the backend are a stand-in; no --gpu (no GB10 profile).
+python3 -m sglang.launch_server --model-path Qwen/Qwen2.5-0.5B-Instruct --attention-backend flashinfer --host 0.0.0.0 --port 30000
