@@ -569,9 +569,9 @@ RS088 = Rule(
             _EAGLE + "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
         ]
     ),
-    exceptions="EAGLE, EAGLE3 and NEXTN only, and not with --speculative-adaptive. A release that reads "
-    "neither the assertion nor the comparison is not judged (0.5.1.post3 has no comparison). The model is "
-    "not read: a model-specific speculative handler of a release could fill the counts.",
+    exceptions="EAGLE, EAGLE3 and NEXTN only, and not with --speculative-adaptive. Each case only where the "
+    "release has its line (0.5.1.post3 has the assertion, not the comparison). The model is not read: a "
+    "model-specific speculative handler of a release could fill the counts.",
 )
 
 RS085 = Rule(
