@@ -210,11 +210,19 @@ def test_correct_launches_stay_clean(name: str) -> None:
     assert shown_codes(check(name)) == []
 
 
+# sglang#12349's launch is kept only up to where the report's excerpt is cut: as kept it writes
+# --speculative-num-draft-tokens without --speculative-num-steps, which SGLang's own assertion refuses (RS088,
+# session 36: a warning on the assumed release); true of the text as kept, not the report's cause (the full
+# launch started: 60 draft tokens worked)
+ALARMS = {"sglang12349_frspec_64_draft_tokens.cmd": [("RS088", "warning")]}
+
+
 @pytest.mark.parametrize("name", sorted(CLASSES))
 def test_no_alarm_is_wrong(name: str) -> None:
     """No wrong alarm (d), before or after: no launch of the batch gets an error or a warning (what argtrace
-    finds in them are notes: abbreviations, a release not named, refused choices of a release not named)."""
-    assert shown_codes(check(name)) == []
+    finds in them are notes: abbreviations, a release not named, refused choices of a release not named),
+    but RS088 on a launch kept in part."""
+    assert shown_codes(check(name)) == ALARMS.get(name, [])
 
 
 def test_refused_choices_without_a_release_stay_notes_with_their_fix() -> None:
@@ -333,7 +341,7 @@ MISSING = {
         "a crash under load with EAGLE: a bug (PA007 notes name the abbreviations)",
     ),
     "sglang12349_frspec_64_draft_tokens.cmd": (
-        "draft-tokens",
+        "token-map",
         "an illegal memory access at 64 draft tokens with an FR-Spec token map: a kernel bug",
     ),
 }

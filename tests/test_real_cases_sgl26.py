@@ -110,7 +110,10 @@ WHY = {
 # Alarms true of argtrace's reach, not of the launch: none. The named 0.5.12 and 0.5.15 are read from their
 # family's bundled release (PR008), a note since main's e017588 (it was a warning when this batch was first
 # measured, listed beside the cases then).
-STAND_IN: dict[str, list[str]] = {}
+# Since session 36 one alarm true of the text as kept, not of the report's cause: sglang#28407's launch is
+# kept up to where the report cuts it, and as kept it writes --speculative-num-steps without
+# --speculative-eagle-topk, which SGLang refuses (RS088; the full launch started and served).
+STAND_IN: dict[str, list[str]] = {"sglang28407_nextn_grammar_mamba.cmd": ["RS088"]}
 
 
 def check(name: str) -> dict[str, Any]:

@@ -131,7 +131,11 @@ def test_rs078_only_where_the_draft_loop_runs_in_the_capture() -> None:
         "python -m sglang.launch_server --model-path deepseek-ai/DeepSeek-V3 --tp-size 8 "
         "--enable-expert-distribution-metrics {spec}"
     )
-    eagle3 = "--speculative-algorithm EAGLE3 --speculative-draft-model-path /d --speculative-num-steps 2"
+    # the three draft counts written together (num_steps alone is RS088's, session 36)
+    eagle3 = (
+        "--speculative-algorithm EAGLE3 --speculative-draft-model-path /d --speculative-num-steps 2 "
+        "--speculative-eagle-topk 1 --speculative-num-draft-tokens 3"
+    )
     assert _codes(launch.format(spec=eagle3), "--framework-version", "0.5.10.post1") == ["RS078"]
     assert _codes(launch.format(spec=eagle3), "--framework-version", "0.5.17") == ["RS078"]
     for spec, release in (

@@ -60,8 +60,8 @@ _CAP: dict[Severity, Severity] = {"error": "warning", "warning": "warning", "inf
 # (RS073) or the Mamba state pool against the running requests (RS074), or a Mamba cache mode against prefix
 # caching and the settings its checks need (RS075, RS076), or a parser name against the release's parser
 # registries (RS079), or a Mamba strategy with a draft against the release's assertion (RS086), or an MTP
-# draft against the checkpoint's tensor names (RS087), and never read the GPU: an assumed GPU does not weaken
-# them.
+# draft against the checkpoint's tensor names (RS087), or an EAGLE draft's counts against the release's
+# resolution and draft tree (RS085, RS088), and never read the GPU: an assumed GPU does not weaken them.
 # MM013 compares the servers' fractions of one device, whatever the device (layers/memory/shared_gpu.py);
 # MM014 the host memory a fixed --hicache-size pins per rank (layers/hicache_host.py).
 GPU_FREE = frozenset(
@@ -95,8 +95,10 @@ GPU_FREE = frozenset(
         "RS075",
         "RS076",
         "RS079",
+        "RS085",
         "RS086",
         "RS087",
+        "RS088",
     }
 )
 

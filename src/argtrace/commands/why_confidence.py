@@ -497,6 +497,11 @@ def origin_of(text: str) -> dict[str, str] | None:
     shape = origin_of_shape(text)  # PyTorch's shape error in speculative decoding: the two models' sizes
     if shape is not None:
         return shape
+    from argtrace.commands.why_mamba_track import origin_of_mamba_track
+
+    track = origin_of_mamba_track(text)  # SGLang's unguarded Mamba track index in a verify (why_mamba_track)
+    if track is not None:
+        return track
     for known in FOREIGN_WORDINGS:
         m = re.search(known.pattern, text)
         if m:

@@ -72,6 +72,9 @@ def start_values(report: Report, gpu: str | None) -> LayerResult:
             from argtrace.layers.lazy_spec import lazy_spec  # RS086
 
             result.findings.extend(lazy_spec(report))
+            from argtrace.layers.eagle_tree import eagle_tree  # RS085, RS088
+
+            result.findings.extend(eagle_tree(report))
         if gpu and report.setting("moe_a2a_backend") is not None:
             from argtrace.layers.deepep_deepgemm import deepep_deepgemm  # RS081
 

@@ -530,3 +530,85 @@ RS087 = Rule(
     "headers), an unquantized one (the strict check is off for a quantized checkpoint), a model type whose "
     "draft the release maps and filters by a prefix, and the method mtp or the draft's own name.",
 )
+
+# an EAGLE launch that writes the draft counts in part, or a tree with fewer candidates than it keeps
+_EAGLE = "python -m sglang.launch_server --model-path org/model --speculative-algorithm EAGLE3 "
+
+RS088 = Rule(
+    code="RS088",
+    layer="resolution",
+    severity="error",
+    title="EAGLE/NEXTN draft counts written in part, which the release does not complete",
+    basis="framework-code",
+    rationale=(
+        "SGLang picks --speculative-num-steps, --speculative-eagle-topk and --speculative-num-draft-tokens "
+        "itself only when num_steps is None, and then asserts that the other two are None as well: topk or "
+        "the draft tokens written without num_steps stop the start at a bare AssertionError (gpustack "
+        "PR#3396). num_steps written without topk leaves topk None, and the release's next `speculative_"
+        "eagle_topk > 1` comparison raises TypeError (0.5.2 on; sglang PR#22895). The assertion and the "
+        "comparison are read from the wheels (scripts/gen_sglang_eagle_tree.py)."
+    ),
+    fix="write the three counts together, or leave all three to the server",
+    example=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            _EAGLE + "--speculative-num-steps 3",
+        ]
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            _EAGLE + "--speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4",
+        ]
+    ),
+    exceptions="EAGLE, EAGLE3 and NEXTN only, and not with --speculative-adaptive. Each case only where the "
+    "release has its line (0.5.1.post3 has the assertion, not the comparison). The model is not read: a "
+    "model-specific speculative handler of a release could fill the counts.",
+)
+
+RS085 = Rule(
+    code="RS085",
+    layer="resolution",
+    severity="error",
+    title="An EAGLE draft tree that keeps more tokens than it has candidates",
+    basis="framework-code",
+    rationale=(
+        "With --speculative-eagle-topk above 1 SGLang's draft tree keeps the best --speculative-num-draft-"
+        "tokens - 1 of its topk + (num_steps - 1) * topk^2 candidates (select_top_k_tokens keeps topk at the "
+        "first step and topk^2 at each later one; organize_draft_results' torch.topk(score_list, "
+        'num_draft_token - 1)). More than that fails with "selected index k out of range" when the draft '
+        "runs, at start-up while its CUDA graphs are captured (sglang#5160). The topk line is read from the "
+        "wheels (scripts/gen_sglang_eagle_tree.py); with topk 1 the server sets the draft tokens itself."
+    ),
+    fix="lower --speculative-num-draft-tokens, or raise --speculative-eagle-topk or --speculative-num-steps",
+    example=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            _EAGLE + "--speculative-num-steps 2 --speculative-eagle-topk 2 --speculative-num-draft-tokens 16",
+        ]
+    ),
+    correct=Example(
+        argv=[
+            "check",
+            "--no-resolve",
+            "--framework-version",
+            "0.5.14",
+            "-c",
+            _EAGLE + "--speculative-num-steps 3 --speculative-eagle-topk 2 --speculative-num-draft-tokens 4",
+        ]
+    ),
+    exceptions="EAGLE, EAGLE3 and NEXTN with the three counts written and topk above 1; not with "
+    "--speculative-adaptive.",
+)
