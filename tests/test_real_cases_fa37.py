@@ -257,3 +257,24 @@ def test_a_scripts_unset_variable_keeps_its_notes(tmp_path: Path) -> None:
     # a script reads what it writes: the rewrite is a page's alone
     report = _check(tmp_path, "s.sh", "#!/bin/bash\nvllm serve $model_name --port 8000\n")
     assert sorted(_sc(report)) == ["SC2086", "SC2154"]
+
+
+@pytest.mark.parametrize(
+    ("line", "release"),
+    [
+        ("uvx --from vllm==0.11.0 vllm serve m --foo", "vllm 0.11.0"),
+        ("uvx --from=vllm==0.11.0 vllm serve m --foo", "vllm 0.11.0"),
+        ("uv tool run --from 'vllm[audio]==0.11.0' vllm serve m --foo", "vllm 0.11.0"),
+        ("pipx run --spec sglang==0.5.9 sglang serve --model-path m --foo", "sglang 0.5.9"),
+    ],
+)
+def test_the_release_a_runner_installs_decides_the_analysis(tmp_path: Path, line: str, release: str) -> None:
+    report = _check(tmp_path, "s.sh", line + "\n")
+    assert not [f for f in report["findings"] if f["code"] in ("PR011", "PR007")]
+    assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == [
+        (
+            "PA001",
+            "error",
+            f'--foo is not a {release} flag: the server refuses to start ("unrecognized arguments", exit 2)',
+        )
+    ]
