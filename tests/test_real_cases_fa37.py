@@ -269,6 +269,7 @@ def test_a_scripts_unset_variable_keeps_its_notes(tmp_path: Path) -> None:
         ("uvx --from=vllm==0.11.0 vllm serve m --foo", "vllm 0.11.0"),
         ("uv tool run --from 'vllm[audio]==0.11.0' vllm serve m --foo", "vllm 0.11.0"),
         ("pipx run --spec sglang==0.5.9 sglang serve --model-path m --foo", "sglang 0.5.9"),
+        ("uvx vllm@0.11.0 serve m --foo", "vllm 0.11.0"),
     ],
 )
 def test_the_release_a_runner_installs_decides_the_analysis(tmp_path: Path, line: str, release: str) -> None:
@@ -281,3 +282,14 @@ def test_the_release_a_runner_installs_decides_the_analysis(tmp_path: Path, line
             f'--foo is not a {release} flag: the server refuses to start ("unrecognized arguments", exit 2)',
         )
     ]
+
+
+def test_uvx_command_at_latest_is_the_package_with_no_release_named(tmp_path: Path) -> None:
+    report = _check(tmp_path, "s.sh", "uvx vllm@latest serve Qwen/Qwen3-8B\n")
+    assert [s["argv"][:3] for s in report["servers"]] == [["uvx", "vllm@latest", "serve"]]
+    assert [f["code"] for f in report["findings"] if f["code"] in ("PR011", "PR007")] == ["PR011", "PR007"]
+
+
+def test_a_command_at_version_outside_uvx_is_no_console_script() -> None:
+    # only uvx reads `NAME@VERSION`; bash looks for a program named `vllm@0.11.0`
+    assert detect_server(["vllm@0.11.0", "serve", "m"]) is None

@@ -558,6 +558,10 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         return None
     word = argv[i]
     base = _basename(word)
+    if runner is not None and runner.startswith(("uvx", "uv tool run")) and "@" in base:
+        # uvx's `COMMAND@VERSION` (uv's tools guide: `uvx ruff@0.3.0` runs ruff 0.3.0): the
+        # package's command at that release (frameworks/release.py reads the release)
+        base = base.split("@", 1)[0]
     if base == "torchrun" or (_PYTHON.match(word) and argv[i + 1 : i + 3] == ["-m", "torch.distributed.run"]):
         # torchrun ... -m MODULE args: the module is run by each worker with its args
         k = i + 1 if base == "torchrun" else i + 3

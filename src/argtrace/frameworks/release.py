@@ -123,6 +123,8 @@ def releases_from_install_lines(
     return found
 
 
+# uvx's ``COMMAND@VERSION`` (``vllm@0.11.0``; ``@latest`` names no release)
+_AT_VERSION = re.compile(r"^(?P<name>sglang|vllm)@(?P<version>\d+\.\d+[\w.+-]*)$", re.IGNORECASE)
 # programs that install a package into an environment of their own and run its command there
 _TOOL_RUNNERS = frozenset({"uvx", "uv", "pipx"})
 
@@ -139,6 +141,10 @@ def _runner_pin(framework: str, argv: Sequence[str | None], at: str | None) -> l
     runner = env_runner(words, 0)
     if runner is None:
         return []
+    at_version = _AT_VERSION.match(words[runner.command]) if runner.label.startswith(("uvx", "uv ")) else None
+    if at_version and at_version.group("name").lower() == framework:
+        pin = words[runner.command]
+        return [ReleaseEvidence(at_version.group("version"), "pip-line", at, f"`{pin}` installed")]
     for option in (" --from ", " --spec "):
         if option in runner.label:
             pin = runner.label.split(option, 1)[1].split(" ", 1)[0]
