@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -258,6 +259,14 @@ def generate(uv: str | None, pipx: str | None, poetry: list[str]) -> dict[str, o
         version = _run([uv, "--version"]).strip()
         out["uv"] = {"source": "`uv --help`", "version": version, "family": "clap", **top}
         out["uv run"] = {"source": "`uv run --help`", "version": version, "family": "clap", **run}
+        # uvx is `uv tool run` (its help: "Use `uvx` as a shortcut for `uv tool run`"), plus -V/--version
+        uvx = shutil.which("uvx", path=os.path.dirname(uv)) or "uvx"
+        out["uvx"] = {
+            "source": "`uvx --help`",
+            "version": version,
+            "family": "clap",
+            **_gnu(_run([uvx, "--help"])),
+        }
     if pipx:
         out["pipx run"] = {
             "source": "`pipx run --help`",

@@ -192,7 +192,7 @@ def run_check(options: CheckOptions) -> Report:
                 # no shell block starts a server but a yaml block does (a dstack example page): the manifest
                 source, named_markdown = ScriptSource(label=label, data=stream, path=path), False
             else:
-                source = ScriptSource(label=label, data=blocks, path=path)
+                source = ScriptSource(label=label, data=blocks, path=path, page=source.data)
     sniff = options.command_string is None and python is None and not named_makefile and not named_markdown
     kind = manifest_kind(source.data) if sniff else None
     if kind is not None:

@@ -311,7 +311,7 @@ _PROGRAM_WRAPPERS = frozenset(
 # runs_itself to skip the per-command readings of the shell layer's 6,000 builtins of a big script (issue 18).
 _WRAPPER_NAMES = frozenset(
     {"env", "exec", "command", "builtin", "time", "sudo", "srun", "apptainer", "singularity", "hf", "nsys"}
-    | {"uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx"}
+    | {"uv", "uvx", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx"}
     | set(EXEC_ARGS_ENTRYPOINTS)
     | _PROGRAM_WRAPPERS
 )
@@ -427,7 +427,7 @@ def _unwrap(
             i = _skip_sudo_options(argv, i + 1)
             assignments = True  # sudo(8): "variables ... may also be passed on the command line" as VAR=value
             continue
-        if b in ("uv", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx") and i + 1 < len(argv):
+        if b in ("uv", "uvx", "poetry", "conda", "mamba", "micromamba", "pixi", "pipx") and i + 1 < len(argv):
             runner = env_runner(argv, i)
             if runner is None:
                 return i
@@ -558,6 +558,10 @@ def detect_server(argv: Sequence[str]) -> Detection | None:
         return None
     word = argv[i]
     base = _basename(word)
+    if runner is not None and runner.startswith(("uvx", "uv tool run")) and "@" in base:
+        # uvx's `COMMAND@VERSION` (uv's tools guide: `uvx ruff@0.3.0` runs ruff 0.3.0): the
+        # package's command at that release (frameworks/release.py reads the release)
+        base = base.split("@", 1)[0]
     if base == "torchrun" or (_PYTHON.match(word) and argv[i + 1 : i + 3] == ["-m", "torch.distributed.run"]):
         # torchrun ... -m MODULE args: the module is run by each worker with its args
         k = i + 1 if base == "torchrun" else i + 3

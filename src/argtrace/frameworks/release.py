@@ -107,6 +107,10 @@ def releases_from_install_lines(
     predicted commands, each as (argv words, where)."""
     found: list[ReleaseEvidence] = []
     for argv, at in commands:
+        pinned = _runner_pin(framework, argv, at) if argv and argv[0] in _TOOL_RUNNERS else []
+        if pinned:
+            found += pinned
+            continue
         if "install" not in argv:  # what _is_install needs: most of a script's commands end here, in C
             continue
         words = [w for w in argv if w is not None]
@@ -117,6 +121,37 @@ def releases_from_install_lines(
             if match and match.group("name").lower() == framework:
                 found.append(ReleaseEvidence(match.group("version"), "pip-line", at, f"`{word}` installed"))
     return found
+
+
+# uvx's ``COMMAND@VERSION`` (``vllm@0.11.0``; ``@latest`` names no release)
+_AT_VERSION = re.compile(r"^(?P<name>sglang|vllm)@(?P<version>\d+\.\d+[\w.+-]*)$", re.IGNORECASE)
+# programs that install a package into an environment of their own and run its command there
+_TOOL_RUNNERS = frozenset({"uvx", "uv", "pipx"})
+
+
+def _runner_pin(framework: str, argv: Sequence[str | None], at: str | None) -> list[ReleaseEvidence]:
+    """``uvx --from vllm==X vllm serve``, ``uv tool run --from ...``, ``pipx run --spec sglang==X ...``: the
+    release the runner installs for the command (its ``--from``/``--spec``, read as the runner's parser reads
+    its options: frameworks/wrappers.py)."""
+    from argtrace.frameworks.wrappers import env_runner
+
+    words = [w for w in argv if w is not None]
+    if len(words) != len(argv):
+        return []
+    runner = env_runner(words, 0)
+    if runner is None:
+        return []
+    at_version = _AT_VERSION.match(words[runner.command]) if runner.label.startswith(("uvx", "uv ")) else None
+    if at_version and at_version.group("name").lower() == framework:
+        pin = words[runner.command]
+        return [ReleaseEvidence(at_version.group("version"), "pip-line", at, f"`{pin}` installed")]
+    for option in (" --from ", " --spec "):
+        if option in runner.label:
+            pin = runner.label.split(option, 1)[1].split(" ", 1)[0]
+            match = _PIN.match(pin)
+            if match and match.group("name").lower() == framework:
+                return [ReleaseEvidence(match.group("version"), "pip-line", at, f"`{pin}` installed")]
+    return []
 
 
 def _is_install(words: Sequence[str]) -> bool:

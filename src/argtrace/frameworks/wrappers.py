@@ -218,12 +218,16 @@ def env_runner(words: Sequence[str], i: int) -> EnvRunner | None:
     """``uv [global] run [opts] CMD``, ``conda|mamba run -n ENV CMD``, ``micromamba run``, ``pixi run``,
     ``poetry run``, ``pipx run APP``: the command index and what names the environment."""
     b = words[i].rsplit("/", 1)[-1]
+    if b == "uvx":
+        return _uv_tool_run(words, i + 1, "uvx")
     if b == "uv":
         top = options_of("uv")
         run = options_of("uv run")
         if top is None or run is None:
             return None
         s = scan_options(words, i + 1, top)
+        if not s.error and words[s.end : s.end + 2] == ["tool", "run"]:
+            return _uv_tool_run(words, s.end + 2, "uv tool run")
         if s.error or s.end >= len(words) or words[s.end] != "run":
             return None
         r = scan_options(words, s.end + 1, run)
@@ -258,3 +262,17 @@ def env_runner(words: Sequence[str], i: int) -> EnvRunner | None:
             label = "pipx run" + (f" --spec {spec_v}" if spec_v else "")
         return EnvRunner(label, r.end)
     return None
+
+
+def _uv_tool_run(words: Sequence[str], i: int, program: str) -> EnvRunner | None:
+    """``uvx [opts] CMD`` (``uv tool run``): uv installs the package named ``--from`` (else the command's
+    own) into a cached tool environment and runs the command from it (uv's help: "Run a command provided by
+    a Python package"; "Use `uvx` as a shortcut for `uv tool run`"). The options are ``uvx --help``'s."""
+    spec = options_of("uvx")
+    if spec is None:
+        return None
+    r = scan_options(words, i, spec)
+    if r.error or r.end >= len(words) or _has(r, "V", "version", "h", "help"):
+        return None
+    source = next((v for n, v in r.seen if n == "from" and v), None)
+    return EnvRunner(program + (f" --from {source}" if source else ""), r.end)

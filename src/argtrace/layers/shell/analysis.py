@@ -291,7 +291,7 @@ def analyze(
         )
     # ---- shellcheck
     if run_shellcheck:
-        findings.extend(_shellcheck_findings(label, source.data, findings, pending))
+        findings.extend(_shellcheck_findings(label, source.data, findings, pending, source.page))
     columns = _command_columns(ev.commands)
     return ShellResult(
         servers=servers,
@@ -768,7 +768,22 @@ def _continues_after(lines: list[bytes], line: int) -> bool:
     return False
 
 
-def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: Any = None) -> list[Finding]:
+def _page_placeholder(page: bytes | None, line: int, column: int, text: str) -> bool:
+    """Whether shellcheck's comment at ``line:column`` of a Markdown page's script is on a ``${name}`` that
+    stands for the page's ``<name>`` (markdown.py's ``_filled``: same line, same start column): the page
+    has no such variable (SC2154 "referenced but not assigned", SC2086 "double quote" were about argtrace's
+    rewrite of a placeholder, not about what the reader runs)."""
+    if page is None or not text[column - 1 : column + 1] == "${":
+        return False
+    lines = page.split(b"\n")
+    if not 0 < line <= len(lines):
+        return False
+    return lines[line - 1].decode("utf-8", "replace")[column - 1 : column] == "<"
+
+
+def _shellcheck_findings(
+    label: str, data: bytes, own: list[Finding], pending: Any = None, page: bytes | None = None
+) -> list[Finding]:
     from argtrace.layers.shell.shellcheck import TIMEOUT, dialect_of, run_shellcheck
     from argtrace.rules import Rule
 
@@ -817,6 +832,8 @@ def _shellcheck_findings(label: str, data: bytes, own: list[Finding], pending: A
             continue  # each one is evidence of the SH052 finding above
         at = f"{label}:{c.line}:{c.column}"
         text = lines[c.line - 1].decode("utf-8", "replace").rstrip("\r") if 0 < c.line <= len(lines) else ""
+        if _page_placeholder(page, c.line, c.column, text):
+            continue
         level = _SC_LEVEL.get(c.level, "info")
         if c.code == 1143 and not _continues_after(lines, c.line):
             level = "info"  # the comment's backslash cuts nothing off: only comments or blanks follow it

@@ -22,6 +22,9 @@ class ScriptSource:
     label: str  # the path as the user typed it, or "<-c>"; used in every ``at``
     data: bytes  # the raw bytes
     path: Path | None  # the real file (for ``source`` relative paths), None for -c
+    # a Markdown page's own text when ``data`` is its blocks as a script (markdown.py: each ``<name>`` written
+    # as ``${name}``, lines kept): shellcheck's opinion of such a placeholder is about argtrace's rewrite
+    page: bytes | None = None
 
 
 @dataclass
