@@ -78,6 +78,12 @@ def recorded_check(cases: Path, launch: Launch) -> dict[str, Any]:
 
 
 @functools.cache
+def case_why(cases: Path, name: str) -> dict[str, Any]:
+    """``why`` on the error text a batch keeps beside case ``name``: ``cases/why/<name without its
+    suffix>.txt``."""
+    return recorded_why(cases / "why" / (name.rsplit(".", 1)[0] + ".txt"))
+
+
 def _explained(path: Path) -> dict[str, Any]:
     section: dict[str, Any] = explain(quoted_text(path))
     return section

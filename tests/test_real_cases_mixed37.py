@@ -23,9 +23,9 @@ import pytest
 from argtrace.commands.why import explain
 from tests.batches import (
     RECONSTRUCTED,
+    case_why,
     missing_cases,
     recorded_check,
-    recorded_why,
     shown_codes,
     table_counts,
     unsourced,
@@ -71,7 +71,7 @@ def check(name: str) -> dict[str, Any]:
 
 
 def why(name: str) -> dict[str, Any]:
-    return recorded_why(CASES / "why" / (name.rsplit(".", 1)[0] + ".txt"))
+    return case_why(CASES, name)
 
 
 def test_inventory_and_counts() -> None:

@@ -23,10 +23,10 @@ import pytest
 
 from tests.batches import (
     RECONSTRUCTED,
+    case_why,
     finding,
     missing_cases,
     recorded_check,
-    recorded_why,
     shown_codes,
     table_counts,
     unsourced,
@@ -63,7 +63,7 @@ def check(name: str) -> dict[str, Any]:
 
 
 def why(name: str) -> dict[str, Any]:
-    return recorded_why(CASES / "why" / (name.rsplit(".", 1)[0] + ".txt"))
+    return case_why(CASES, name)
 
 
 def test_inventory_and_counts() -> None:
