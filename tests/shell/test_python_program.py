@@ -253,3 +253,21 @@ def test_what_changes_a_programs_environment(code: str, changes: bool) -> None:
     from argtrace.layers.transport.python_launch import changes_environment
 
     assert changes_environment(ast.parse(code)) is changes
+
+
+def test_a_child_given_an_argument_not_known_here_is_still_read(stand_in: Path) -> None:
+    """`python3 serve.py "$(nproc)"`, `bash run.sh "$(nproc)"`: the child's `$1` (its `sys.argv[1]`) is not
+    known, its other words are; before, the child was not read at all (SH019, no server)."""
+    (stand_in / "run.sh").write_text('vllm serve m --tensor-parallel-size "$1" --port 8000\n')
+    reason = "the arguments `{}` is run with (<-c>:1:1) are not all known statically"
+    for line, program, argv in [
+        ('python3 serve.py "$(nproc)"', "serve.py", ["serve", "org/default", "--tensor-parallel-size", None]),
+        ('bash run.sh "$(nproc)"', "run.sh", ["serve", "m", "--tensor-parallel-size", None]),
+    ]:
+        result = analyze_script(
+            ScriptSource("<-c>", line.encode(), None), [], {}, run_shellcheck=False, cwd=str(stand_in)
+        )
+        (server,) = result.servers
+        assert [w.text for w in server.argv[1:5]] == argv
+        said = [f.message for f in result.findings if f.code == "SH018"]
+        assert said[0].endswith(reason.format(program)), said

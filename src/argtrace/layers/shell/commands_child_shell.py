@@ -101,8 +101,9 @@ def run_child_shell(
         arg0 = texts[i]
         rest = texts[i + 1 :]
         src = Source(texts[i] or path, _prepare(code), path)
-    if any(r is None for r in rest):
-        return None
+    # an argument not known here (`bash run.sh "$(nproc)"`): the child is still read, its `$1`... and
+    # `"$@"` unknown, as a function called with such arguments is (run_function)
+    unknown_args = any(r is None for r in rest)
     # exported with a value not known here: the child has them, set (layers/shell/childenv.py)
     unknown_env = {
         **unknown_exports(self.exported_env(), prefix_env, export),
@@ -135,6 +136,11 @@ def run_child_shell(
         if var is not None and var.expansion == "environment":
             how = expansion if "$" not in expansion else f"{k}=... (set by the calling script)"
             child.scopes[0][from_str(k)] = var.with_(at=at_, expansion=how)
+    if unknown_args:
+        child.positional = None
+        child.positional_reason = (
+            f"the arguments `{to_str(arg0 or 'bash')}` is run with ({at}) are not all known statically"
+        )
     child.source_stack = [*self.source_stack, src.path or ""]
     child.start_cwd = self.start_cwd
     child.spec = list(self.spec)
