@@ -434,7 +434,7 @@ class Newlines:
         elif (whole - size) * 8 <= whole:
             # the whole buffer, less what lies outside the range: a slice would be one more 1 MB copy, and two
             # such buffers alive at once made glibc give the heap's top back and fault it in again every
-            # window (0.15 s per 100 MB against 0.02)
+            # window (the scan of 100 MB of vLLM lines took 0.15 s instead of 0.04)
             found = whole - len(buf.replace(b"\n", b""))
             found -= buf.count(b"\n", 0, start) + buf.count(b"\n", end, whole)
         else:
