@@ -180,12 +180,18 @@ def main() -> int:
     # The command runs in the launcher, not in a warm process's forked child (docs/warm.md): wait4's CPU time
     # and peak RSS are then the command's, not only the launcher's request to the warm process.
     env["ARGTRACE_WARM"] = "0"
+    # Each tree its own data cache (the error catalog's, the dataclass and regex stores' copies), as a user's
+    # one install has: a copy is keyed by its sources' paths and a newer key replaces the older copy, so two
+    # trees (or other checkouts on the machine) sharing one made every run of each parse them again (log36).
+    caches = tempfile.mkdtemp(prefix="argtrace-bench-data-")
+    env["ARGTRACE_DATA_CACHE"] = os.path.join(caches, "new")
     argtrace_cmd = console_script()
     old_env = None
     if opts.baseline:
         old_src = Path(opts.baseline).resolve() / "src"
         compileall.compile_dir(str(old_src / "argtrace"), quiet=1)
         old_env = dict(env, PYTHONPATH=str(old_src) + os.pathsep + os.environ.get("PYTHONPATH", ""))
+        old_env["ARGTRACE_DATA_CACHE"] = os.path.join(caches, "old")
         print(f"baseline: {old_src}")
     warm_env: dict[str, str] | None = None
     runtime = ""
@@ -284,6 +290,7 @@ def main() -> int:
                     log.unlink()
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+        shutil.rmtree(caches, ignore_errors=True)
         if runtime:
             stop_warm(runtime)
             shutil.rmtree(runtime, ignore_errors=True)

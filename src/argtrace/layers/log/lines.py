@@ -404,6 +404,48 @@ def _json_file_record(text: str) -> str:
     return _CSI.sub("", value.rstrip("\r\n"))
 
 
+class Newlines:
+    """Counts the newlines of byte ranges by the cheaper of two C loops for the log's lines (log36).
+
+    ``bytes.count`` of one byte visits every byte (CPython 3.11 ``stringlib/fastsearch.h`` ``count_char``,
+    whose ``maxcount`` test keeps the compiler from vectorising it): 0.30 ms per MB here whatever the lines.
+    ``replace(b"\\n", b"")`` finds each newline with ``memchr`` (``stringlib/transmogrify.h``
+    ``countchar``, then the copy between them): about 30 us per MB plus 10-13 ns a newline, so 0.11 ms per
+    MB of vLLM's 120-byte lines and 0.075 of SGLang's 245-byte ones, but 0.63 of 16-byte lines (32-byte
+    lines: the same as ``count``). The density of the last range of at least ``SAMPLE`` bytes picks the loop
+    for the next; a shorter range is counted by ``count`` (no copy). Both give the same number. The bytes and
+    newlines of every range counted give the log's mean line (``acscan._Numbering``)."""
+
+    SAMPLE = 16 << 10
+    DENSE = 32  # a mean line shorter than this: bytes.count
+
+    __slots__ = ("bytes", "dense", "newlines")
+
+    def __init__(self) -> None:
+        self.dense = False
+        self.bytes = 0  # of the ranges counted, and their newlines: the log's mean line
+        self.newlines = 0
+
+    def __call__(self, buf: bytes | bytearray, start: int, end: int) -> int:
+        size = end - start
+        whole = len(buf)
+        if size < self.SAMPLE or self.dense:
+            found = buf.count(b"\n", start, end)
+        elif (whole - size) * 8 <= whole:
+            # the whole buffer, less what lies outside the range: a slice would be one more 1 MB copy, and two
+            # such buffers alive at once made glibc give the heap's top back and fault it in again every
+            # window (the scan of 100 MB of vLLM lines took 0.15 s instead of 0.04)
+            found = whole - len(buf.replace(b"\n", b""))
+            found -= buf.count(b"\n", 0, start) + buf.count(b"\n", end, whole)
+        else:
+            found = size - len(buf[start:end].replace(b"\n", b""))
+        self.bytes += size
+        self.newlines += found
+        if size >= self.SAMPLE:
+            self.dense = found * self.DENSE > size
+        return found
+
+
 def after_nuls(buf: bytes | bytearray, n: int) -> int:
     """``len(buf[:n].lstrip(b"\\x00"))``: the bytes of ``buf[:n]`` after its leading NULs. A buffer that does
     not start with one (every log but a truncated one) is not copied: slicing and stripping a reused 1 MB

@@ -81,6 +81,7 @@ class _Counter:
 
     def __init__(self) -> None:
         self.newlines = 0
+        self.count = shared.Newlines()  # bytes.count or a memchr loop, whichever is cheaper for these lines
         self.size = 0
         self.head = b""
         self.nuls, self.in_nuls = 0, True  # the run of NUL bytes the stream starts with, however long
@@ -100,7 +101,7 @@ class _Counter:
             return
         if self.size + first - self.line_start > _LONG:
             self.long_lines.append(self.newlines + 1)
-        self.newlines += data.count(b"\n", 0, n)
+        self.newlines += self.count(data, 0, n)
         self.line_start = self.size + data.rfind(b"\n", 0, n) + 1
         self.size += n
 
