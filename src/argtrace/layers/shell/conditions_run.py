@@ -9,7 +9,6 @@ import re
 
 from argtrace.layers.shell import hostfs
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.conditions import (
     _REMATCH_UNKNOWN,
     _TEST_BINARY,
@@ -17,7 +16,7 @@ from argtrace.layers.shell.conditions import (
     TestSyntaxError,
     _test_integers,
 )
-from argtrace.layers.shell.core import to_str
+from argtrace.layers.shell.core import ArithError, to_str
 from argtrace.layers.shell.ere import EreMatch, ere_from_word, ere_match
 
 TYPE_CHECKING = False

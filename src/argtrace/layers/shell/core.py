@@ -360,6 +360,11 @@ class PredictedCommand:
 # -------------------------------------------------------------------------- control flow
 
 
+class ArithError(Exception):
+    """Arithmetic that is unknown statically or invalid (arith.py raises it); here so that a module catching
+    it does not load the arithmetic evaluator."""
+
+
 class _Exit(Exception):
     def __init__(self, status: int | None, reason: str | None = None) -> None:
         self.status = status
@@ -421,6 +426,16 @@ _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
 
 # a word that is plain but for brackets (`[`, `]`, `a]`): plain too unless it is a glob (see _has_glob)
 _PLAIN_BRACKETS = re.compile(r"[^\s$`'\"\\~{*?\x01\x02\x03<>()]*")
+
+
+def _has_glob(text: str) -> bool:
+    """Whether a word has a glob character (``*``, ``?``, a ``[`` closed later); here, not in patterns.py
+    (the glob translation), because every word's expansion asks it (a plain check reads no pattern)."""
+    if "*" in text or "?" in text:
+        return True
+    i = text.find("[")
+    return i >= 0 and text.find("]", i + 1) > 0
+
 
 _SUCCESS_COMMANDS = {
     "echo",
