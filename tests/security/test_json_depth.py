@@ -69,7 +69,8 @@ OWN_DATA = {
     "remote/ssh.py": 1,
     "resolver/ast_parser.py": 1,
     "resolver/assert_store.py": 1,  # frameworks/data/asserts/<framework>.json.gz
-    "resolver/cache.py": 2,
+    "resolver/cache.py": 1,
+    "resolver/cache_write.py": 1,  # a resolver environment's manifest (the key)
     "resolver/dump_overlay.py": 1,
     "resolver/environments.py": 1,
     "resolver/host_main.py": 2,  # argtrace's own job lines and the JSON prep list it passes a host
