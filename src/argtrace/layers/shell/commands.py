@@ -28,7 +28,6 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.fastpaths import FastPaths
-from argtrace.layers.shell.invocation import option_texts, sbatch_job
 from argtrace.layers.shell.pythonfile import program_file, run_program
 from argtrace.layers.shell.scriptpath import as_bash_file, path_head, runs_shell_script
 from argtrace.model_launch import CommandIO
@@ -575,6 +574,8 @@ class Commands(FastPaths):
             from argtrace.layers.shell.stdin_text import stdin_filter
 
             stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
+        from argtrace.layers.shell.invocation import option_texts  # (read for the first other command)
+
         inner, assigned = unwrap_with_env(option_texts(argv, texts))
         per_task: Mapping[str, str] | None = None
         export = None
@@ -601,7 +602,7 @@ class Commands(FastPaths):
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if by_path:
             base, argv = "bash", as_bash_file(argv)
-        if base == "sbatch" and (wrapped := sbatch_job(self, argv, prefix_env, at)) is not None:
+        if base == "sbatch" and (wrapped := self.sbatch_job(argv, prefix_env, at)) is not None:
             argv, export = wrapped  # sbatch --wrap=STRING: STRING in an `sh` script (layers/slurm.py)
             if not argv:
                 return 1  # sbatch refused the job: words after --wrap (SH050)
@@ -617,6 +618,7 @@ class Commands(FastPaths):
         return None
 
     _caller_env_replaced = Deferred("argtrace.layers.shell.commands_child_shell")
+    sbatch_job = Deferred("argtrace.layers.shell.invocation")  # sbatch --wrap=STRING (invocation.py)
     run_child_shell = Deferred("argtrace.layers.shell.commands_child_shell")
 
 
