@@ -23,12 +23,13 @@ from itertools import accumulate
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
-from argtrace.layers.shell.stdin_streams import StdinStream
 from argtrace.model_launch import CommandIO, FromUnset
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Generic, TypeVar
+
+    from argtrace.layers.shell.stdin_streams import StdinStream  # (read with a compound's here-document)
 
     _T = TypeVar("_T")
 else:
