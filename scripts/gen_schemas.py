@@ -205,18 +205,18 @@ def main(argv: list[str] | None = None) -> int:
             write_json(dest, schema)
         return 0
     if args.pack:
-        from argtrace.frameworks import schema_store
+        from argtrace.frameworks import schema_pack, schema_store
 
         staged = sorted(args.staging.glob("*.json")) if args.staging.is_dir() else []
         only = [args.framework] if args.framework else None
-        sizes = schema_store.pack(args.out / "schemas", staged, frameworks=only)
+        sizes = schema_pack.pack(args.out / "schemas", staged, frameworks=only)
         log(f"packed schemas: {sizes}")
         # the raise-site indexes the same way: what several releases share, once
-        sites = schema_store.pack(
+        sites = schema_pack.pack(
             args.out / "raise_sites",
             frameworks=only,
             keys=schema_store.RAISE_SITE_KEYS,
-            identity=schema_store.raise_site_identity,
+            identity=schema_pack.raise_site_identity,
         )
         log(f"packed raise sites: {sites}")
         return 0

@@ -186,7 +186,7 @@ def test_rs036_reads_the_prefill_backend_through_its_local() -> None:
     """0.5.10.post1's "TRTLLM MHA backend for prefill ..." (server_args.py:2374) tests the local
     prefill_backend: with both backends given, an H100 (SM90) is refused, a B200 (SM100) is not; with
     --prefill-attention-backend not given its default may be rewritten first, so nothing is said."""
-    from argtrace.layers.device_raises import Device, refusals
+    from argtrace.layers.device_refusals import Device, refusals
 
     message = (
         "TRTLLM MHA backend for prefill is only supported on Blackwell GPUs (SM100). Please use a different "

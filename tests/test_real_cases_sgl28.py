@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.layers.rank_placement import place_ranks
+from argtrace.layers.rank_shares import place_ranks
 from tests.batches import (
     RECONSTRUCTED,
     finding,

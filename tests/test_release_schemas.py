@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.frameworks import schema_store
+from argtrace.frameworks import schema_pack, schema_store
 from argtrace.frameworks.schema import SCHEMA_DIR, bundled_versions, load_schema
 
 # sha256 of the canonical JSON (sorted keys) of each schema file as main bc055c9 bundled it, one full file
@@ -123,7 +123,7 @@ def test_pack_round_trips_any_schema(tmp_path: Path) -> None:
         staged.append(path)
     out = tmp_path / "out"
     out.mkdir()
-    sizes = schema_store.pack(out, staged)
+    sizes = schema_pack.pack(out, staged)
     assert set(sizes) == {"vllm"}
     assert sorted(p.name for p in out.iterdir()) == [
         "vllm-0.11.0.json",
@@ -487,7 +487,7 @@ def test_the_raise_site_storage_round_trips(tmp_path: Path) -> None:
     originals = {v: load_index("sglang", v) for v in ("0.5.9", "0.5.11")}
     for version, data in originals.items():
         (tmp_path / f"sglang-{version}.json").write_text(json.dumps(data))
-    schema_store.pack(tmp_path, keys=schema_store.RAISE_SITE_KEYS, identity=schema_store.raise_site_identity)
+    schema_pack.pack(tmp_path, keys=schema_store.RAISE_SITE_KEYS, identity=schema_pack.raise_site_identity)
     schema_store._shared.cache_clear()
     for version, data in originals.items():
         stored = json.loads((tmp_path / f"sglang-{version}.json").read_text())

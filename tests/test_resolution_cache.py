@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from argtrace.resolver import cache, environments
+from argtrace.resolver import cache, cache_write, environments
 from tests.conftest import run_cli
 
 MODEL = Path(__file__).resolve().parent / "data" / "models" / "qwen3.6-27b"
@@ -149,14 +149,14 @@ def test_argtraces_resolver_code_is_part_of_the_key(
     # the same key computed over a copy of argtrace/resolver/ with one stub changed
     copy = tmp_path / "argtrace" / "resolver"
     shutil.copytree(Path(cache.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__"))
-    monkeypatch.setattr(cache, "_RESOLVER_DIR", copy)
-    monkeypatch.setattr(cache, "_SIZING_PY", Path(cache._SIZING_PY))
-    monkeypatch.setattr(cache, "_code_digest", None)
-    same = cache.code_digest()
-    monkeypatch.setattr(cache, "_code_digest", None)
+    monkeypatch.setattr(cache_write, "_RESOLVER_DIR", copy)
+    monkeypatch.setattr(cache_write, "_SIZING_PY", Path(cache_write._SIZING_PY))
+    monkeypatch.setattr(cache_write, "_code_digest", None)
+    same = cache_write.code_digest()
+    monkeypatch.setattr(cache_write, "_code_digest", None)
     with (copy / "stubs" / "_argtrace_stubs.py").open("a") as f:
         f.write("\n# changed\n")
-    assert cache.code_digest() != same
+    assert cache_write.code_digest() != same
     check(model)
     assert env.runs() == 2
 
@@ -223,9 +223,9 @@ def test_concurrent_writers_never_leave_half_an_entry(
     writer = (
         "import os, sys\n"
         f"os.environ['ARGTRACE_RESOLUTION_CACHE'] = {str(root)!r}\n"
-        "from argtrace.resolver import cache\n"
+        "from argtrace.resolver import cache_write\n"
         "for i in range(40):\n"
-        "    cache.store('k' * 64, {'data': {'n': sys.argv[1], 'pad': 'x' * 1_000_000}})\n"
+        "    cache_write.store('k' * 64, {'data': {'n': sys.argv[1], 'pad': 'x' * 1_000_000}})\n"
     )
     monkeypatch.setenv("ARGTRACE_RESOLUTION_CACHE", str(root))
     procs = [subprocess.Popen([sys.executable, "-c", writer, str(n)]) for n in range(4)]

@@ -15,7 +15,7 @@ import pytest
 
 from argtrace import dataclass_code, redact
 from argtrace.cache_dirs import crc_checked, with_crc
-from argtrace.resolver import cache, data_cache
+from argtrace.resolver import cache, cache_write, data_cache
 
 CLASS = "import dataclasses\n@dataclasses.dataclass\nclass Point:\n    x: int\n    y: int = 0\n"
 
@@ -203,8 +203,8 @@ def test_the_resolution_cache_keeps_no_secret_in_clear(resolutions: Path) -> Non
     # before: the answer was stored as it came (3 copies of --api-key and --admin-api-key in a real one)
     argv = ["--model-path", "m", "--api-key", API_KEY, "--admin-api-key", ADMIN_KEY]
     with redact.new_run([], environ={}):
-        entry = cache.key("resolution", "/nonexistent-env", {"argv": argv}, {"HF_TOKEN": HF})
-        cache.store(entry, resolver_answer())
+        entry = cache_write.key("resolution", "/nonexistent-env", {"argv": argv}, {"HF_TOKEN": HF})
+        cache_write.store(entry, resolver_answer())
     [stored] = resolutions.iterdir()
     text = stored.read_text()
     for secret in (API_KEY, ADMIN_KEY, HF, API_KEY[::-1]):
@@ -212,7 +212,7 @@ def test_the_resolution_cache_keeps_no_secret_in_clear(resolutions: Path) -> Non
     assert oct(stored.stat().st_mode & 0o777) == "0o600"
     # a later run with the same request gets the answer back whole
     with redact.new_run([], environ={}):
-        again = cache.key("resolution", "/nonexistent-env", {"argv": argv}, {"HF_TOKEN": HF})
+        again = cache_write.key("resolution", "/nonexistent-env", {"argv": argv}, {"HF_TOKEN": HF})
         assert again == entry
         assert cache.load(entry) == resolver_answer()
 
@@ -222,11 +222,11 @@ def test_an_entry_whose_secrets_the_run_cannot_know_is_a_miss(resolutions: Path)
     know it before the answer, runs the resolver again instead of reading a wrong value."""
     answer = {"data": {"final": {"api_key": "FromAConfigFile123456"}}}
     with redact.new_run([], environ={}):
-        entry = cache.key("resolution", "/nonexistent-env", {"argv": ["--config", "/c.yaml"]}, {})
-        cache.store(entry, answer)
+        entry = cache_write.key("resolution", "/nonexistent-env", {"argv": ["--config", "/c.yaml"]}, {})
+        cache_write.store(entry, answer)
     assert "FromAConfigFile123456" not in next(resolutions.iterdir()).read_text()
     with redact.new_run([], environ={}):
-        cache.key("resolution", "/nonexistent-env", {"argv": ["--config", "/c.yaml"]}, {})
+        cache_write.key("resolution", "/nonexistent-env", {"argv": ["--config", "/c.yaml"]}, {})
         assert cache.load(entry) is None
     with redact.new_run(["--api-key", "FromAConfigFile123456"], environ={}):
         assert cache.load(entry) == answer  # known another way: read back whole
@@ -235,11 +235,11 @@ def test_an_entry_whose_secrets_the_run_cannot_know_is_a_miss(resolutions: Path)
 def test_sealing_is_exact_for_short_and_overlapping_secrets() -> None:
     secrets = {"4", "ab", "abc", 'x\\y"z'}
     payload = {"a4b": ["abc4", "ab-abc", 'x\\y"z4'], "n": 4, "none": None}
-    sealed = cache.seal(payload, secrets)
+    sealed = cache_write.seal(payload, secrets)
     untagged = re.sub(r"\\u0000[0-9a-f]{16}\\u0000", "|", json.dumps(sealed))
     assert untagged == '{"a|b": ["||", "|-|", "||"], "n": 4, "none": null}'
     assert cache.unseal(sealed, secrets) == {"a4b": ["abc4", "ab-abc", 'x\\y"z4'], "n": 4, "none": None}
-    assert cache.seal({"t": "a\x00b"}, secrets) is None  # a NUL in a text: not kept
+    assert cache_write.seal({"t": "a\x00b"}, secrets) is None  # a NUL in a text: not kept
 
 
 def test_an_entry_of_the_format_that_kept_secrets_in_clear_is_deleted(resolutions: Path) -> None:
@@ -259,7 +259,7 @@ def test_a_resolution_cache_in_another_users_directory_is_not_used(resolutions: 
     os.chown(resolutions, 65534, 65534)
     try:
         assert cache.load("1" * 64) is None
-        cache.store("2" * 64, {"data": {}})
+        cache_write.store("2" * 64, {"data": {}})
         assert not (resolutions / ("2" * 64 + ".json")).exists()
     finally:
         os.chown(resolutions, os.getuid(), os.getgid())

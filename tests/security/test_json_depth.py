@@ -39,7 +39,8 @@ OWN_DATA = {
     "frameworks/plugins.py": 1,
     "frameworks/release_index.py": 1,
     "frameworks/schema.py": 2,
-    "frameworks/schema_store.py": 7,
+    "frameworks/schema_pack.py": 5,  # the bundled schemas re-read while packing them (gen_schemas --pack)
+    "frameworks/schema_store.py": 2,
     "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
@@ -69,7 +70,8 @@ OWN_DATA = {
     "remote/ssh.py": 1,
     "resolver/ast_parser.py": 1,
     "resolver/assert_store.py": 1,  # frameworks/data/asserts/<framework>.json.gz
-    "resolver/cache.py": 2,
+    "resolver/cache.py": 1,
+    "resolver/cache_write.py": 1,  # a resolver environment's manifest (the key)
     "resolver/dump_overlay.py": 1,
     "resolver/environments.py": 1,
     "resolver/host_main.py": 2,  # argtrace's own job lines and the JSON prep list it passes a host

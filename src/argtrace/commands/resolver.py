@@ -73,9 +73,9 @@ def run(args: argparse.Namespace) -> Report:
     except ValueError as exc:
         raise UsageError(str(exc)) from exc
     if action == "clear-cache":
-        from argtrace.resolver import cache, data_cache
+        from argtrace.resolver import cache_write, data_cache
 
-        root, count = cache.clear()
+        root, count = cache_write.clear()
         section["resolution_cache"] = str(root)
         section["removed"] = count
         report.notes.append(f"removed {count} stored resolution(s) from {root}")

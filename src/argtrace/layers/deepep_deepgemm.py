@@ -57,7 +57,7 @@ def deepep_deepgemm(report: Report, gpu: str | None) -> LayerResult:
         return result
     if report.written_value("moe_runner_backend") not in (None, "auto"):
         return result
-    from argtrace.layers.device_raises import _device
+    from argtrace.layers.device_refusals import _device
 
     device = _device(gpu)
     if device is None or device.vendor != "nvidia":

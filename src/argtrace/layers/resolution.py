@@ -499,9 +499,9 @@ def resolve_server(
     request = {"framework": framework, "argv": argv, "record": record}
     # resolver/cache.py: the same inputs (code, environment, argv and the files it names, env) answer
     # from the cache; only argtrace's own environments (a --python interpreter has no manifest to key on)
-    from argtrace.resolver import cache
+    from argtrace.resolver import cache, cache_write
 
-    entry = cache.key("resolution", target.env_path, request, env) if target.env_path else None
+    entry = cache_write.key("resolution", target.env_path, request, env) if target.env_path else None
     hit = cache.load(entry) if entry else None
     if hit is not None and not isinstance(hit.get("data"), dict):
         hit = None  # not an answer of ours: ignored, replaced below
@@ -513,7 +513,7 @@ def resolve_server(
             before_run()
         status, data, tail = run_recorder(target, request, env, timeout)
         if entry and status == "ok" and data is not None:
-            cache.store(entry, {"data": data, "tail": tail})
+            cache_write.store(entry, {"data": data, "tail": tail})
     section["cache"] = "hit" if hit is not None else ("miss" if entry and cache.enabled() else "off")
     section["seconds"] = round(time.monotonic() - started, 2)
     if data is None:

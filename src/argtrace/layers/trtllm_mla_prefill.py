@@ -40,9 +40,9 @@ def _data() -> dict[str, Any]:
 
 
 def _accepted_majors(probes: list[str]) -> frozenset[int] | None:
-    """The compute-capability majors the argument check's probes accept (device_raises' table); None when a
+    """The compute-capability majors the argument check's probes accept (device_refusals' table); None when a
     probe is not known there."""
-    from argtrace.layers.device_raises import _MAJORS, _PLATFORM
+    from argtrace.layers.device_refusals import _MAJORS, _PLATFORM
 
     majors: set[int] = set()
     for probe in probes:
@@ -65,7 +65,7 @@ def trtllm_mla_prefill(report: Report, gpu: str) -> list[Finding]:
         backend = report.written_value(written)
     if backend != _BACKEND:
         return []
-    from argtrace.layers.device_raises import _device
+    from argtrace.layers.device_refusals import _device
 
     device = _device(gpu)
     release = report.framework.release or ""

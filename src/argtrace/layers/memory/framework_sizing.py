@@ -191,11 +191,11 @@ def run_framework_sizing(
         "variants": [with_settings(argv, changes) for changes in variants],
     }
     started = time.monotonic()
-    from argtrace.resolver import cache, hosts
+    from argtrace.resolver import cache, cache_write, hosts
 
     # the sizing process's answer (its last JSON line and argparse's refusal, if any) under the same key
     # as a resolution's (resolver/cache.py): same code, environment, argv and files, env -> same answer
-    entry = cache.key("sizing", str(env_dir), request, run_env)
+    entry = cache_write.key("sizing", str(env_dir), request, run_env)
     hit = cache.load(entry)
     if hit is not None and isinstance(hit.get("line"), str):
         return _sizing_answer(label, hit["line"], hit.get("said"), started)
@@ -225,7 +225,7 @@ def run_framework_sizing(
     except (ValueError, AttributeError):
         return FrameworkSizing(version=label, error=f"sizing run printed no JSON result: {lines[-1][:200]}")
     if not error or str(error).startswith("SystemExit"):  # a complete answer (a refusal is one too)
-        cache.store(entry, {"line": lines[-1], "said": said[-1] if said else None})
+        cache_write.store(entry, {"line": lines[-1], "said": said[-1] if said else None})
     return _sizing_answer(label, lines[-1], said[-1] if said else None, started)
 
 

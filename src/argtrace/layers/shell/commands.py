@@ -12,13 +12,13 @@ from collections.abc import Mapping
 from argtrace.frameworks.detect import Detection, detect_server, unwrap_with_env
 from argtrace.layers.shell import fastpaths as F
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _CLEAN_SPECIAL,
     _NO_SIDE_EFFECTS,
     _QUIET_BUILTINS,
     _SUCCESS_COMMANDS,
     TEXT_FILTERS,
+    ArithError,
     ExpWord,
     PredictedCommand,
     Vanished,
@@ -28,10 +28,8 @@ from argtrace.layers.shell.core import (
 )
 from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.fastpaths import FastPaths
-from argtrace.layers.shell.invocation import option_texts, sbatch_job
 from argtrace.layers.shell.pythonfile import program_file, run_program
 from argtrace.layers.shell.scriptpath import as_bash_file, path_head, runs_shell_script
-from argtrace.layers.shell.stdin_text import filter_output, heredoc_text, stdin_filter
 from argtrace.model_launch import CommandIO
 
 TYPE_CHECKING = False
@@ -395,6 +393,10 @@ class Commands(FastPaths):
             to_file = [t for fd, op, t, *_r in redirs if op in (">", ">>", ">|") and fd in (None, "1")]
             if to_file:
                 args = [to_str(w.text or "") for w in argv[1:]]
+                from argtrace.layers.shell.stdin_text import (
+                    stdin_filter,  # (stdin_text.py: read on first use)
+                )
+
                 output = stdin_filter(self, name, args, redirs, prefix_env)
         if piped is None and output is None and not any(op.startswith("<<") for _fd, op, *_rest in redirs):
             return None  # most redirections write a log: no text from the script on stdin
@@ -403,6 +405,8 @@ class Commands(FastPaths):
         for fd, op, tgt, _rat, r in redirs:
             if op in ("<<", "<<-") and fd in (None, "0"):
                 line = self.src.text.count("\n", 0, r.start) + 2  # the body starts on the next line
+                from argtrace.layers.shell.stdin_text import heredoc_text
+
                 stdin = (heredoc_text(self, r), line)
             elif op == "<<<" and fd in (None, "0"):
                 # bash ends a here-string with a newline
@@ -552,10 +556,14 @@ class Commands(FastPaths):
                 # `$(cat port.txt)`: that one is the machine's at run time (PR103's example)
                 files = all(frame.get("pipe") for frame in self.captures)
                 args = [to_str(w.text or "") for w in argv[1:]]
+                from argtrace.layers.shell.stdin_text import stdin_filter
+
                 got = stdin_filter(self, base, args, redirs, prefix_env, read_files=files)
                 pure = None if got is None else from_str(got)
             elif base in TEXT_FILTERS and known:
                 # `$(echo $CUDA_VISIBLE_DEVICES | tr ',' '\n' | wc -l)`: the script's own text on stdin only
+                from argtrace.layers.shell.stdin_text import filter_output
+
                 got = filter_output(self, base, [to_str(w.text or "") for w in argv[1:]], redirs)
                 pure = None if got is None else from_str(got)
             self._cap_write(pure, [(fd, op) for fd, op, *_r in redirs])
@@ -563,7 +571,11 @@ class Commands(FastPaths):
                 return 0
         elif base == "envsubst" and all(w.text is not None for w in argv):
             # not captured (`envsubst < t.yaml > pod.yaml`): read for what it loses (SH054)
+            from argtrace.layers.shell.stdin_text import stdin_filter
+
             stdin_filter(self, base, [to_str(w.text or "") for w in argv[1:]], redirs, prefix_env)
+        from argtrace.layers.shell.invocation import option_texts  # (read for the first other command)
+
         inner, assigned = unwrap_with_env(option_texts(argv, texts))
         per_task: Mapping[str, str] | None = None
         export = None
@@ -590,7 +602,7 @@ class Commands(FastPaths):
             base, argv = "bash", argv[inner:]  # nohup/env/timeout ... bash -c '...'
         if by_path:
             base, argv = "bash", as_bash_file(argv)
-        if base == "sbatch" and (wrapped := sbatch_job(self, argv, prefix_env, at)) is not None:
+        if base == "sbatch" and (wrapped := self.sbatch_job(argv, prefix_env, at)) is not None:
             argv, export = wrapped  # sbatch --wrap=STRING: STRING in an `sh` script (layers/slurm.py)
             if not argv:
                 return 1  # sbatch refused the job: words after --wrap (SH050)
@@ -606,6 +618,7 @@ class Commands(FastPaths):
         return None
 
     _caller_env_replaced = Deferred("argtrace.layers.shell.commands_child_shell")
+    sbatch_job = Deferred("argtrace.layers.shell.invocation")  # sbatch --wrap=STRING (invocation.py)
     run_child_shell = Deferred("argtrace.layers.shell.commands_child_shell")
 
 

@@ -9,11 +9,10 @@ import re
 
 from argtrace.layers.shell.control import Control
 from argtrace.layers.shell.deferred import Deferred
-from argtrace.layers.shell.ere import EreMatch
 
-_REMATCH_UNKNOWN = EreMatch(
-    None, None, "set by a `=~` test whether bash evaluated is not known statically (the other operand is not)"
-)
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from argtrace.layers.shell.ere import EreMatch  # (ere.py: read with conditions_run.py, on a first test)
 
 
 _DECIMAL = re.compile(r"[ \t\n]*([-+]?[0-9]+)[ \t\n]*")

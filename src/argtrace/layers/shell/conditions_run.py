@@ -9,20 +9,22 @@ import re
 
 from argtrace.layers.shell import hostfs
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.conditions import (
-    _REMATCH_UNKNOWN,
     _TEST_BINARY,
     _TEST_UNARY,
     TestSyntaxError,
     _test_integers,
 )
-from argtrace.layers.shell.core import to_str
+from argtrace.layers.shell.core import ArithError, to_str
 from argtrace.layers.shell.ere import EreMatch, ere_from_word, ere_match
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from argtrace.layers.shell.conditions import Conditions
+
+_REMATCH_UNKNOWN = EreMatch(
+    None, None, "set by a `=~` test whether bash evaluated is not known statically (the other operand is not)"
+)
 
 
 def run_cond(self: Conditions, words: list[L.WordTok], at: str) -> int | None:

@@ -12,9 +12,8 @@ from collections.abc import Callable, Iterable
 
 from argtrace.layers.shell import control
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.control import _PIPE_PRODUCERS, _pipefail_status
-from argtrace.layers.shell.core import to_str
+from argtrace.layers.shell.core import ArithError, to_str
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, glob_fullmatch
 from argtrace.layers.shell.patterns import _split_patterns
 from argtrace.layers.shell.stdin_streams import StdinStream, reads_stdin

@@ -8,8 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.core import MAX_LOOP, ExpWord, _Break, _Continue, _Exit, _Loop, from_str
+from argtrace.layers.shell.core import (
+    MAX_LOOP,
+    ArithError,
+    ExpWord,
+    _Break,
+    _Continue,
+    _Exit,
+    _Loop,
+    from_str,
+)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -23,12 +23,13 @@ from itertools import accumulate
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
-from argtrace.layers.shell.stdin_streams import StdinStream
 from argtrace.model_launch import CommandIO, FromUnset
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Generic, TypeVar
+
+    from argtrace.layers.shell.stdin_streams import StdinStream  # (read with a compound's here-document)
 
     _T = TypeVar("_T")
 else:
@@ -360,6 +361,11 @@ class PredictedCommand:
 # -------------------------------------------------------------------------- control flow
 
 
+class ArithError(Exception):
+    """Arithmetic that is unknown statically or invalid (arith.py raises it); here so that a module catching
+    it does not load the arithmetic evaluator."""
+
+
 class _Exit(Exception):
     def __init__(self, status: int | None, reason: str | None = None) -> None:
         self.status = status
@@ -421,6 +427,16 @@ _PLAIN = re.compile(r"[^\s$`'\"\\~{*?\[\x01\x02\x03]*")
 
 # a word that is plain but for brackets (`[`, `]`, `a]`): plain too unless it is a glob (see _has_glob)
 _PLAIN_BRACKETS = re.compile(r"[^\s$`'\"\\~{*?\x01\x02\x03<>()]*")
+
+
+def _has_glob(text: str) -> bool:
+    """Whether a word has a glob character (``*``, ``?``, a ``[`` closed later); here, not in patterns.py
+    (the glob translation), because every word's expansion asks it (a plain check reads no pattern)."""
+    if "*" in text or "?" in text:
+        return True
+    i = text.find("[")
+    return i >= 0 and text.find("]", i + 1) > 0
+
 
 _SUCCESS_COMMANDS = {
     "echo",

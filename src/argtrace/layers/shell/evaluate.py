@@ -34,7 +34,6 @@ from argtrace.layers.shell.core import (
     prepare_text,
     to_str,
 )
-from argtrace.layers.shell.patterns import BRACE_LIMIT, BraceLimit, brace_expand, from_str_regex
 
 
 class ShellEvaluator(Builtins):
@@ -42,13 +41,11 @@ class ShellEvaluator(Builtins):
 
 
 __all__ = [
-    "BRACE_LIMIT",
     "MAX_DEPTH",
     "MAX_LOOP",
     "MAX_LOOP_SERVERS",
     "MAX_STEPS",
     "STEP_BYTES",
-    "BraceLimit",
     "Event",
     "ExpWord",
     "FoundServer",
@@ -56,10 +53,8 @@ __all__ = [
     "ShellEvaluator",
     "Source",
     "Vanished",
-    "brace_expand",
     "detect_after_unknown",
     "from_str",
-    "from_str_regex",
     "prepare_text",
     "to_str",
 ]

@@ -12,27 +12,21 @@ from collections.abc import Sequence
 
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import wordparts as W
-from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.core import (
     _BREAK,
     _PLAIN,
     _PLAIN_BRACKETS,
     HOLE,
     MAX_WORD_BYTES,
+    ArithError,
     ExpWord,
     _Chunk,
     _Exit,
+    _has_glob,
     to_str,
 )
 from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.params import Params
-from argtrace.layers.shell.patterns import (
-    BRACE_LIMIT,
-    BraceLimit,
-    _has_glob,
-    _split_on_break,
-    brace_expand,
-)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -361,6 +355,8 @@ class Expander(Params):
             return None, bad.reason
         if not any(c is _BREAK for c in chunks):  # by identity: `in` compares every chunk field by field
             return "".join(c.text or "" for c in chunks), None
+        from argtrace.layers.shell.patterns import _split_on_break  # (imported where a value has a break)
+
         return " ".join("".join(c.text or "" for c in grp) for grp in _split_on_break(chunks)), None
 
     def expand_word(
@@ -384,12 +380,19 @@ class Expander(Params):
                 if known is not None:
                     return [known]
                 return self._expand_one(raw, at, tok.start, vanished, W.quoted_name_parts(raw, m))
-        try:
-            # inside double quotes nothing brace-expands
-            raws = brace_expand(raw) if "{" in raw and not W.QUOTED_NAME.fullmatch(raw) else [raw]
-        except BraceLimit:
-            reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
-            return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]
+        raws = [raw]
+        if "{" in raw and not W.QUOTED_NAME.fullmatch(raw):  # inside double quotes nothing brace-expands
+            from argtrace.layers.shell.patterns import (  # (a word with `{`)
+                BRACE_LIMIT,
+                BraceLimit,
+                brace_expand,
+            )
+
+            try:
+                raws = brace_expand(raw)
+            except BraceLimit:
+                reason = f"brace expansion of `{to_str(tok.raw)[:60]}` makes more than {BRACE_LIMIT} words"
+                return [ExpWord(None, at, to_str(tok.raw), reason, offset=tok.start)]
         if len(raws) > 1:
             self.emit("brace", at, raw=to_str(tok.raw), words=[to_str(r) for r in raws][:20])
         out: list[ExpWord] = []

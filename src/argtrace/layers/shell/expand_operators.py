@@ -6,8 +6,7 @@ script's first one): their operands expanded and applied to a value or to each i
 from __future__ import annotations
 
 from argtrace.layers.shell import wordparts as W
-from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.core import _BREAK, _Chunk, from_str, to_str
+from argtrace.layers.shell.core import _BREAK, ArithError, _Chunk, from_str, to_str
 from argtrace.layers.shell.glob_match import TOO_MUCH_WORK, TooMuchWork, replaced, trimmed
 from argtrace.layers.shell.patterns import PatternUnknown, _glob_to_regex, from_str_regex
 

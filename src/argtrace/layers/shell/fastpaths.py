@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from argtrace.layers.shell import lexer as L
-from argtrace.layers.shell.arith import literal_value
+from argtrace.layers.shell.arith_literals import literal_value
 from argtrace.layers.shell.core import ExpWord, PredictedCommand, Vanished, to_str
 from argtrace.layers.shell.servers import ServerRecords
 

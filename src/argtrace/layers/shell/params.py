@@ -9,9 +9,8 @@ from __future__ import annotations
 import posixpath
 import re
 
-from argtrace.layers.shell.arith import ArithError, literal_value
-from argtrace.layers.shell.arith import Evaluator as ArithEvaluator
-from argtrace.layers.shell.core import Core, _Exit
+from argtrace.layers.shell.arith_literals import literal_value
+from argtrace.layers.shell.core import ArithError, Core, _Exit
 from argtrace.layers.shell.deferred import Deferred
 from argtrace.layers.shell.state import _VAR_DEFAULTS, Snapshot, Var, new_var
 
@@ -236,7 +235,9 @@ class Params(Core):
                 return
             self.set_var(name, str(value), at=self.cur_at, expansion="arithmetic")
 
-        return ArithEvaluator(lookup, assign).evaluate(expr)
+        from argtrace.layers.shell.arith import Evaluator  # (arith.py: read for the first other expression)
+
+        return Evaluator(lookup, assign).evaluate(expr)
 
     # ---------------------------------------------------------------------- snapshots
 

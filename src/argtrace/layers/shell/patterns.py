@@ -164,13 +164,6 @@ def _bracket(chars: Sequence[tuple[str, bool]], i: int) -> tuple[str, int] | Non
     return "[" + ("^" if neg else "") + body + "]", j + 1
 
 
-def _has_glob(text: str) -> bool:
-    if "*" in text or "?" in text:
-        return True
-    i = text.find("[")
-    return i >= 0 and text.find("]", i + 1) > 0
-
-
 def _posix_class(classes: dict[str, str], m: re.Match[str]) -> str:
     return classes.get(m.group(1), "")
 

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import re
 
-from argtrace.layers.shell import hostfs
 from argtrace.layers.shell.core import ExpWord
 
 TYPE_CHECKING = False
@@ -76,6 +75,8 @@ def run_program(
     not followed (the caller goes on as before)."""
     texts = [w.text for w in argv]
     path = evaluator.resolve_path(texts[at_file] or "")
+    from argtrace.layers.shell import hostfs  # (hostfs.py: read for a first file the script names)
+
     if path is None or not hostfs.isfile(path) or path in evaluator.source_stack:
         return None
     try:

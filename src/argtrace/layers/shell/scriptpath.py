@@ -21,7 +21,6 @@ first bytes (``hostfs``: the node's files under ``--host``).
 
 from __future__ import annotations
 
-from argtrace.layers.shell import hostfs
 from argtrace.layers.shell.core import ExpWord
 
 TYPE_CHECKING = False
@@ -59,6 +58,8 @@ def path_head(evaluator: Any, word: str | None) -> bytes | None:
     if not word or "/" not in word:
         return None
     path = evaluator.resolve_path(word)
+    from argtrace.layers.shell import hostfs  # (hostfs.py: read for a first file the script names)
+
     if path is None or not hostfs.isfile(path):
         return None
     try:

@@ -12,7 +12,6 @@ import re
 from collections.abc import Mapping
 
 from argtrace.frameworks.detect import Detection
-from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell import wordparts as W
 from argtrace.layers.shell.conditions import Conditions
@@ -35,6 +34,8 @@ EnvEntry = tuple[str | None, str | None, str, str | None]
 
 def _passwd() -> bytes | None:
     """/etc/passwd of the host the script runs on (sudo's target user's HOME and SHELL)."""
+    from argtrace.layers.shell import hostfs  # the files of the host the script runs on (--host)
+
     try:
         return hostfs.read("/etc/passwd", 1 << 20)
     except OSError:

@@ -127,7 +127,9 @@ def cached_shellcheck(data: bytes, timeout: float = TIMEOUT) -> Outcome:
             return stored, None
     comments, why = run_shellcheck(data, timeout)
     if entry is not None and comments is not None:
-        cache.store(entry, {"comments": [c.__dict__ for c in comments]})
+        from argtrace.resolver import cache_write
+
+        cache_write.store(entry, {"comments": [c.__dict__ for c in comments]})
     return comments, why
 
 
