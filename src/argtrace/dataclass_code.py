@@ -483,13 +483,21 @@ class Store:
         self.learner: int | None = None
         self.trail: list[CodeType] = []
         self.recorded: list[dict[str, Any]] | None = None
+        # the store as read (_read_store): its CRC-32 (None: nothing read), the copies of this module its seal
+        # names, and whether every entry read passed this copy's checks (or its seal named this copy)
+        self.crc: bytes | None = None
+        self.sealed: tuple[str, ...] = ()
+        self.fit = False
 
     @property
     def codes(self) -> dict[str, CodeType]:
         """Read at the first dataclass made, not when the store is installed: a command whose modules are
         all imported already (a warm process's child, argtrace/warm/) makes none and reads nothing."""
         if self._codes is None:
-            self._codes, self.named = _read_all(self.path) if self.path is not None else ({}, {})
+            if self.path is None:
+                self._codes, self.named = {}, {}
+            else:
+                self._codes, self.named, self.crc, self.sealed, self.fit = _read_store(self.path)
         return self._codes
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
@@ -543,11 +551,19 @@ class Store:
 
     def save(self) -> None:
         """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
-        own additions)."""
-        if self.path is None or not (self.new or self.named_new):
+        own additions), then its seal; or only the seal, this copy's name added, when this run learnt
+        nothing and checked every entry it read (:func:`_read_store`)."""
+        if self.path is None:
             return
-        codes: dict[Any, Any] = {**self.codes, **self.new}
-        named = {**self.named, **self.named_new}
+        me = _checker()
+        if not (self.new or self.named_new):
+            if me is not None and self.crc is not None and self.fit and me not in self.sealed:
+                _write_seal(self.path, self.crc, (*self.sealed[1 - MAX_SEALS :], me))
+            return
+        # what this run learnt passes the checks a read makes (it does, as made: a seal says every entry did)
+        learnt = {text: code for text, code in self.new.items() if _fits_text(text, code)}
+        codes: dict[Any, Any] = {**self.codes, **learnt}
+        named = {**self.named, **{key: kept for key, kept in self.named_new.items() if _fits_key(key, kept)}}
         if len(codes) + len(named) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
             named = {key: code for key, code in named.items() if key in self.used}
@@ -559,8 +575,10 @@ class Store:
         codes = {text: code for text, code in codes.items() if id(code) not in by_names}
         codes.update(named)
         data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
-        if data is not None:
-            write_private_file(self.path, data)
+        if data is not None and write_private_file(self.path, data) and me is not None:
+            # every entry written was read from a store this copy checked (or had sealed), or learnt and
+            # checked above
+            _write_seal(self.path, _crc_of(data), (me,))
 
 
 def _defined_function(module: CodeType) -> CodeType:
@@ -604,25 +622,117 @@ def _read(path: str) -> dict[Any, Any]:
 
 def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named]]:
     """The kept codes by text, and by what a method's text is made of (:func:`_by_names`)."""
-    from argtrace.cache_dirs import loads_checked, read_private_file
+    texts, named, _, _, _ = _read_store(path)
+    return texts, named
 
-    data = read_private_file(path)  # not a link, the user's own, in a directory nobody else can write to
-    if data is None:
-        return {}, {}
-    stored = loads_checked(data)  # None: cut short, damaged (its CRC-32) or not marshal data
+
+# The seal (dcls36): a file beside the store (its name and SEAL_SUFFIX) holding the store's CRC-32 and the
+# copies of this module (_checker) that checked every entry of that very store, or learnt it. A store whose
+# seal names this copy is read without the checks below (_fits_text, _fits_key: 5.9 M instructions of a
+# check for its ~440 entries, every one of them used); any other store (no seal, a damaged one, one of
+# another build or of another store's CRC-32, or naming only other copies: argtrace upgraded or another
+# checkout of it) is checked entry by entry as before, and sealed after a run that found every entry fit.
+# Like the store, the seal is read only through open_private_dir/read_private (the user's own file, in a
+# directory nobody else can write to): whoever can write it can write argtrace's own files, and a copy of
+# the module is told by its file's modification time and size, as Python tells its bytecode still fits.
+SEAL_SUFFIX = ".seal"
+MAX_SEALS = 4  # copies a seal names at most (the newest): checkouts sharing one data cache stop re-checking
+
+
+@functools.lru_cache(maxsize=1)
+def _checker() -> str | None:
+    """This copy of the module: its file, the file's modification time (ns) and size; None without a file
+    (nothing sealed, every store checked entry by entry)."""
+    path = globals().get("__file__")
+    if not isinstance(path, str):
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return f"{os.path.abspath(path)}\n{stat.st_mtime_ns}\n{stat.st_size}"
+
+
+def _crc_of(data: bytes) -> bytes:
+    """The CRC-32 in the head :func:`cache_dirs.with_crc` wrote on ``data`` (4 bytes)."""
+    from argtrace.cache_dirs import CRC_MARK
+
+    return bytes(data[len(CRC_MARK) : len(CRC_MARK) + 4])
+
+
+def _sealers(raw: bytes | None, crc: bytes) -> tuple[str, ...]:
+    """The copies of this module a seal's bytes name for the store of CRC-32 ``crc`` (none: no seal, a
+    damaged one, one of another build or of another store)."""
+    from argtrace.cache_dirs import loads_checked
+
+    stored = loads_checked(raw)
+    if not (type(stored) is tuple and len(stored) == 3 and stored[0] == _build() and stored[1] == crc):
+        return ()
+    sealers = stored[2]
+    if type(sealers) is not tuple or not all(type(name) is str for name in sealers):
+        return ()
+    return sealers
+
+
+def _write_seal(path: str, crc: bytes, sealers: tuple[str, ...]) -> None:
+    from argtrace.cache_dirs import dumps_checked, write_private_file
+
+    data = dumps_checked((_build(), crc, sealers))
+    if data is not None:
+        write_private_file(path + SEAL_SUFFIX, data)
+
+
+def _read_store(
+    path: str,
+) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named], bytes | None, tuple[str, ...], bool]:
+    """The kept codes by text and by key, the store's CRC-32 (None: nothing read), the copies its seal
+    names, and whether every entry fit (or the seal named this copy, and nothing was checked)."""
+    from argtrace.cache_dirs import crc_checked, open_private_dir, read_private
+
+    directory, name = os.path.split(os.path.abspath(path))
+    # not a link, the user's own, in a directory nobody else can write to: the store and its seal alike
+    dir_fd = open_private_dir(directory)
+    if dir_fd is None:
+        return {}, {}, None, (), False
+    try:
+        raw = read_private(dir_fd, name)
+        data = crc_checked(raw)  # None: absent, cut short or damaged (its CRC-32)
+        if raw is None or data is None:
+            return {}, {}, None, (), False
+        crc = _crc_of(raw)
+        sealed = _sealers(read_private(dir_fd, name + SEAL_SUFFIX), crc)
+    finally:
+        os.close(dir_fd)
+    try:
+        stored = marshal.loads(data)
+    except (EOFError, ValueError, TypeError, MemoryError):  # as cache_dirs.loads_checked
+        return {}, {}, None, (), False
     if not (isinstance(stored, tuple) and len(stored) == 2):
-        return {}, {}
+        return {}, {}, None, (), False
     build, codes = stored
     if build != _build() or not isinstance(codes, dict):
-        return {}, {}
+        return {}, {}, None, (), False
     texts, named = {}, {}
+    me = _checker()
+    if me is not None and me in sealed:
+        # every entry was checked by this very copy when it was read or learnt, and the store is unchanged
+        for key, code in codes.items():
+            if type(key) is str:
+                texts[key] = code
+            elif type(key) is tuple:
+                named[key] = code
+        return texts, named, crc, sealed, True
+    fit = True
     for key, code in codes.items():
         if type(key) is str:
             if isinstance(code, CodeType) and _fits_text(key, code):
                 texts[key] = code
+                continue
         elif type(key) is tuple and key and type(code) is tuple and code and _fits_key(key, code):
             named[key] = code
-    return texts, named
+            continue
+        fit = False
+    return texts, named, crc, sealed, fit
 
 
 # An entry that passed its CRC-32 but could not have been written for its key (a store of another writer,
