@@ -561,8 +561,7 @@ class Store:
                 _write_seal(self.path, self.crc, (*self.sealed[1 - MAX_SEALS :], me))
             return
         # what this run learnt passes the checks a read makes (it does, as made: a seal says every entry did)
-        learnt = {text: code for text, code in self.new.items() if _fits_text(text, code)}
-        codes: dict[Any, Any] = {**self.codes, **learnt}
+        codes: dict[Any, Any] = {**self.codes, **self.new}
         named = {**self.named, **{key: kept for key, kept in self.named_new.items() if _fits_key(key, kept)}}
         if len(codes) + len(named) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
@@ -572,7 +571,12 @@ class Store:
         # a text kept under what it is made of is not looked up by its text again (the same interpreter build
         # takes the same way): not written
         by_names = {id(code) for kept in named.values() for code in kept}
-        codes = {text: code for text, code in codes.items() if id(code) not in by_names}
+        new = self.new
+        codes = {
+            text: code
+            for text, code in codes.items()
+            if id(code) not in by_names and (text not in new or _fits_text(text, code))
+        }
         codes.update(named)
         data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
         if data is not None and write_private_file(self.path, data) and me is not None:
