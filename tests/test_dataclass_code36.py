@@ -154,3 +154,20 @@ def test_what_a_run_learns_is_checked_before_it_is_written_and_sealed(
     build(store, prefix="dcls36_learnt")
     written = dataclass_code._read(str(store))
     assert checks and written and not [key for key in written if key[0] == "__eq__"]
+
+
+@pytest.mark.parametrize("names", [[], ["a"], ["a", "b"], ["self", "__dataclass_self__", "x_1"], ["é", "b"]])
+def test_the_tuple_text_of_the_fields_is_the_standard_one(names: list[str]) -> None:
+    import dataclasses
+
+    with dataclass_code.kept(None):  # no store path: nothing replaced
+        pass
+    standard = dataclasses._tuple_str  # type: ignore[attr-defined]
+    kept = dataclass_code._steps_once(dataclasses)["_tuple_str"]
+    fields = [dataclasses.field() for _ in names]
+    for f, name in zip(fields, names, strict=True):
+        f.name = name  # type: ignore[attr-defined]
+    for obj_name in ("self", "other"):
+        assert kept(obj_name, fields) == standard(obj_name, fields)
+    expected = "(" + "".join(f"self.{n}," for n in names) + ")" if names else "()"
+    assert kept("self", fields) == expected

@@ -32,6 +32,7 @@ from __future__ import annotations
 import _thread
 import functools
 import marshal
+import operator
 import os
 import re
 import sys
@@ -195,7 +196,8 @@ def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
     while the store is installed (3.10-3.12: the texts of the three, and of ``_set_qualname``, are one and
     the same in 3.10.13, 3.11.7 and 3.12.1): the same steps with fewer Python calls (dcls34).
 
-    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in;
+    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in; ``_tuple_str``
+    joining the names, not formatting each in a comprehension (dcls36);
     ``_fields_in_init_order`` with the tuples made from lists, not generators; ``_recursive_repr`` (~105
     ``__repr__``, ~13,000 instructions each) makes its ``wrapper`` from the very code ``dataclasses`` compiled
     for it, with the same globals, no defaults and the same two cells, then calls ``functools.update_wrapper``
@@ -220,6 +222,22 @@ def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
 
     replaced["_set_new_attribute"] = _set_new_attribute
     replaced["_fields_in_init_order"] = _fields_in_init_order
+    names_of = operator.attrgetter("name")
+    standard_tuple_str = dataclasses._tuple_str
+
+    def _tuple_str(obj_name: str, fields: Any) -> str:
+        # f'({",".join([f"{obj_name}.{f.name}" for f in fields])},)' (3.10.13 dataclasses.py:400, 3.11.7
+        # :401, 3.12.1 :437; '()' for no field) without a frame per field (dcls36: 178 calls a check, the
+        # __eq__ keys): a name that is not a str (never, from __annotations__) takes the standard way
+        if not fields:
+            return "()"
+        head = obj_name + "."
+        try:
+            return "(" + head + ("," + head).join(map(names_of, fields)) + ",)"
+        except TypeError:
+            return str(standard_tuple_str(obj_name, fields))
+
+    replaced["_tuple_str"] = _tuple_str
     standard = getattr(dataclasses, "_recursive_repr", None)
     inner = [
         c

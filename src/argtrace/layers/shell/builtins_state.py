@@ -11,9 +11,10 @@ import posixpath
 import re
 from dataclasses import replace
 
+from argtrace.layers.shell.alias_def import AliasDef
 from argtrace.layers.shell.arith import ArithError
 from argtrace.layers.shell.conditions import TestSyntaxError
-from argtrace.layers.shell.core import AliasDef, ExpWord, _Break, _Continue, _Exit, _Return, from_str, to_str
+from argtrace.layers.shell.core import ExpWord, _Break, _Continue, _Exit, _Return, from_str, to_str
 from argtrace.layers.shell.state import Var
 
 TYPE_CHECKING = False

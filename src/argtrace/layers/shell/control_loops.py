@@ -9,7 +9,8 @@ from collections.abc import Callable
 
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.arith import ArithError
-from argtrace.layers.shell.core import MAX_LOOP, ExpWord, _Break, _Continue, _Exit, _Loop, from_str
+from argtrace.layers.shell.core import MAX_LOOP, ExpWord, _Break, _Continue, _Exit, from_str
+from argtrace.layers.shell.loop_frame import _Loop
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
