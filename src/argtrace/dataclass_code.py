@@ -50,8 +50,9 @@ Named = tuple[CodeType | int, ...]
 
 # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
 # kept by what its text is made of (_by_names), in place of the text (3.10-3.12); 4: an __init__'s key holds
-# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34)
-FORMAT = 4
+# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34); 5: a
+# method other than __init__ kept as the code of the method its __create_fn__ defines (dcls36)
+FORMAT = 5
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
@@ -267,10 +268,13 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
     given; none passes ``_create_fn`` locals but the frozen pair's ``cls`` and ``FrozenInstanceError``. So
     the key is those strings, the method's name first. Writing a text, looking it up by its whole length
     and calling ``_create_fn`` was ~20,000 instructions a method (~400 of a check's 522 methods). The first
-    time a key is met the standard function runs (its texts through :meth:`Store.exec`, whose
-    ``__create_fn__`` codes are kept under the key); after that the function is made as ``Store.exec`` and
-    ``_create_fn`` make it: ``FunctionType(code, globals)`` called with the same arguments. Globals
-    without ``__builtins__`` (a class whose module is gone) take the standard way."""
+    time a key is met the standard function runs (its texts through :meth:`Store.exec`); the code of the
+    method each ``__create_fn__`` defines is kept under the key. After that the method is made as the
+    ``__create_fn__`` frame makes it (``MAKE_FUNCTION``: the code, the frame's globals, no defaults nor
+    annotations; for the frozen pair the cells of ``cls`` and ``FrozenInstanceError`` its free variables
+    name): ``FunctionType(code, globals[, closure])``. Keeping the ``__create_fn__`` codes (before dcls36)
+    read twice as many codes from the store and ran a frame per method (~1.9 M instructions of a check).
+    Globals without ``__builtins__`` (a class whose module is gone) take the standard way."""
     standard = {
         name: getattr(dataclasses, name)
         for name in ("_repr_fn", "_cmp_fn", "_frozen_get_del_attr", "_hash_fn")
@@ -283,10 +287,13 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         trail: list[CodeType] = []
         with store.learning(trail, None):
             made = standard[name](*args)
-        # every text kept as its __create_fn__ (not run as written), as many as the method makes
-        if len(trail) == count and all(code.co_name == "__create_fn__" for code in trail):
-            store.named_new[key] = tuple(trail)
+        # every text kept as its __create_fn__ (not run as written), as many as the method makes: the code of
+        # the one function each defines
+        methods = [_method_of(code) for code in trail]
+        if len(trail) == count and all(method is not None for method in methods):
+            store.named_new[key] = tuple(methods)  # type: ignore[arg-type]
             store.used.add(key)
+            store.makers.update(id(code) for code in trail)  # their texts: not written (Store.save)
         return made
 
     def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
@@ -298,24 +305,27 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_repr_fn", fields, globals)
-        return module["_recursive_repr"](FunctionType(codes[0], globals)())
+        return module["_recursive_repr"](FunctionType(codes[0], globals))
 
     def _cmp_fn(name: str, op: str, self_tuple: str, other_tuple: str, globals: Any) -> Any:
         key = (name, op, self_tuple, other_tuple)
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_cmp_fn", name, op, self_tuple, other_tuple, globals)
-        return FunctionType(codes[0], globals)()
+        return FunctionType(codes[0], globals)
 
     def _frozen_get_del_attr(cls: type, fields: Any, globals: Any) -> Any:
         key = ("__setattr__", *[f.name for f in fields])
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 2, "_frozen_get_del_attr", cls, fields, globals)
-        error = module["FrozenInstanceError"]
-        return (
-            FunctionType(codes[0], globals)(cls=cls, FrozenInstanceError=error),
-            FunctionType(codes[1], globals)(cls=cls, FrozenInstanceError=error),
+        # the cells __create_fn__(cls=cls, FrozenInstanceError=...) gives each, in its free variables' order
+        cells = {"cls": cls, "FrozenInstanceError": module["FrozenInstanceError"]}
+        return tuple(
+            [
+                FunctionType(code, globals, None, None, tuple([CellType(cells[n]) for n in code.co_freevars]))
+                for code in codes
+            ]
         )
 
     def _hash_fn(fields: Any, globals: Any) -> Any:
@@ -323,7 +333,7 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_hash_fn", fields, globals)
-        return FunctionType(codes[0], globals)()
+        return FunctionType(codes[0], globals)
 
     return {
         "_repr_fn": _repr_fn,
@@ -504,6 +514,7 @@ class Store:
         # the store as read (_read_store): its CRC-32 (None: nothing read), the copies of this module its seal
         # names, and whether every entry read passed this copy's checks (or its seal named this copy)
         self.crc: bytes | None = None
+        self.makers: set[int] = set()  # the __create_fn__ codes whose methods were learnt by key (_by_names)
         self.sealed: tuple[str, ...] = ()
         self.fit = False
 
@@ -588,7 +599,7 @@ class Store:
 
         # a text kept under what it is made of is not looked up by its text again (the same interpreter build
         # takes the same way): not written
-        by_names = {id(code) for kept in named.values() for code in kept}
+        by_names = {id(code) for kept in named.values() for code in kept} | self.makers
         new = self.new
         codes = {
             text: code
@@ -790,6 +801,49 @@ def _fits_maker(code: Any) -> bool:
 
 
 _FROZEN_PARAMETERS = ("cls", "FrozenInstanceError")
+# the parameters of each method kept as its own code (_by_names), by name: the comparisons' (_cmp_fn) and the
+# frozen pair's (_frozen_get_del_attr) as 3.10-3.12 write them
+_METHOD_PARAMETERS = {
+    "__repr__": ("self",),
+    "__hash__": ("self",),
+    "__eq__": ("self", "other"),
+    "__lt__": ("self", "other"),
+    "__le__": ("self", "other"),
+    "__gt__": ("self", "other"),
+    "__ge__": ("self", "other"),
+    "__setattr__": ("self", "name", "value"),
+    "__delattr__": ("self", "name"),
+}
+
+
+def _method_of(code: Any) -> CodeType | None:
+    """The code of the one function the ``__create_fn__`` code ``code`` defines (a ``def`` and its
+    ``return``, every text of 3.10-3.12 but ``__init__``'s), when it can be made as :func:`_by_names` makes
+    it; else None (not kept)."""
+    if not _fits_maker(code):
+        return None
+    inner = [c for c in code.co_consts if type(c) is CodeType]
+    if len(inner) != 1 or not _fits_method(inner[0], inner[0].co_name):
+        return None
+    return inner[0]
+
+
+def _fits_method(code: Any, name: str) -> bool:
+    """Whether ``code`` can be method ``name`` made with ``FunctionType(code, globals[, cells])`` (a cell
+    for each free variable: ``cls`` and ``FrozenInstanceError`` for the frozen pair, none for the others) and
+    called as Python calls that method."""
+    parameters = _METHOD_PARAMETERS.get(name)
+    frozen = name in ("__setattr__", "__delattr__")
+    return (
+        type(code) is CodeType
+        and parameters is not None
+        and code.co_name == name
+        and code.co_varnames[: code.co_argcount] == parameters
+        and not code.co_kwonlyargcount
+        and not code.co_posonlyargcount
+        and not code.co_flags & 0x0C  # no *args, no **kwargs
+        and (set(code.co_freevars) <= set(_FROZEN_PARAMETERS) if frozen else not code.co_freevars)
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -824,16 +878,17 @@ def _parameter_names() -> tuple[str, str, str, str] | None:
 def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
     """Whether ``codes`` can be a method made of ``key`` (:func:`_by_names`): ``__init__``'s code and one
     number per parameter, each naming a constant or a type, default or factory its field has (the key's
-    flags, ``_init_by_names``); the frozen pair's two codes taking ``cls`` and ``FrozenInstanceError``;
-    any other method's one code taking nothing.
+    flags, ``_init_by_names``); any other method's code, the frozen pair's two, each as :func:`_fits_method`
+    says (the method's name and parameters; free variables only ``cls`` and ``FrozenInstanceError``).
 
-    Checked for every entry of every store read (a check's 454): the parameter each field number may name
-    is listed once per key, not formatted per parameter (dcls34: 7.4 M -> ~2.5 M instructions)."""
+    Checked for every entry of a store read without this copy's seal (a check's ~440): the parameter each
+    field number may name is listed once per key, not formatted per parameter (dcls34: 7.4 M -> ~2.5 M
+    instructions)."""
     code = codes[0]
-    if not _fits_maker(code):
-        return False
     method = key[0]
     if method == "__init__":
+        if not _fits_maker(code):
+            return False
         count = key[5] if len(key) > 5 else None
         recipe = codes[1:]
         if type(count) is not int or len(key) < 6 + 2 * count or len(recipe) != code.co_argcount:
@@ -866,14 +921,9 @@ def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
                 return False
         return True
     if method == "__setattr__":
-        other = codes[1] if len(codes) == 2 else None
-        return (
-            other is not None
-            and code.co_varnames[: code.co_argcount] == _FROZEN_PARAMETERS
-            and _fits_maker(other)
-            and other.co_varnames[: other.co_argcount] == _FROZEN_PARAMETERS
-        )
-    return len(codes) == 1 and not code.co_argcount
+        pair = len(codes) == 2
+        return pair and _fits_method(codes[0], "__setattr__") and _fits_method(codes[1], "__delattr__")
+    return len(codes) == 1 and _fits_method(codes[0], method)
 
 
 def store_path(command: str = "argtrace") -> str | None:
