@@ -227,9 +227,8 @@ def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
     standard_tuple_str = dataclasses._tuple_str
 
     def _tuple_str(obj_name: str, fields: Any) -> str:
-        # f'({",".join([f"{obj_name}.{f.name}" for f in fields])},)' (3.10.13 dataclasses.py:400, 3.11.7
-        # :401, 3.12.1 :437; '()' for no field) without a frame per field (dcls36: 178 calls a check, the
-        # __eq__ keys): a name that is not a str (never, from __annotations__) takes the standard way
+        # f'({",".join([f"{obj_name}.{f.name}" for f in fields])},)' (3.10.13 dataclasses.py:400, 3.11.7 :401,
+        # 3.12.1 :437) without a frame per field; a name that is not a str (never) takes the standard way
         if not fields:
             return "()"
         head = obj_name + "."
@@ -287,8 +286,7 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         trail: list[CodeType] = []
         with store.learning(trail, None):
             made = standard[name](*args)
-        # every text kept as its __create_fn__ (not run as written), as many as the method makes: the code of
-        # the one function each defines
+        # every text kept as the code of the function its __create_fn__ defines, as many as the method makes
         methods = [_method_of(code) for code in trail]
         if len(trail) == count and all(method is not None for method in methods):
             store.named_new[key] = tuple(methods)  # type: ignore[arg-type]
@@ -321,11 +319,9 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
             return learn(key, 2, "_frozen_get_del_attr", cls, fields, globals)
         # the cells __create_fn__(cls=cls, FrozenInstanceError=...) gives each, in its free variables' order
         cells = {"cls": cls, "FrozenInstanceError": module["FrozenInstanceError"]}
+        cells_of = lambda name: CellType(cells[name])  # noqa: E731
         return tuple(
-            [
-                FunctionType(code, globals, None, None, tuple([CellType(cells[n]) for n in code.co_freevars]))
-                for code in codes
-            ]
+            [FunctionType(c, globals, None, None, tuple(map(cells_of, c.co_freevars))) for c in codes]
         )
 
     def _hash_fn(fields: Any, globals: Any) -> Any:
@@ -579,9 +575,8 @@ class Store:
         return codes
 
     def save(self) -> None:
-        """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
-        own additions), then its seal; or only the seal, this copy's name added, when this run learnt
-        nothing and checked every entry it read (:func:`_read_store`)."""
+        """Write the store when this run compiled anything (atomically: concurrent runs lose at most their own
+        additions), then its seal; only the seal, naming this copy too, when it checked every entry read."""
         if self.path is None:
             return
         me = _checker()
@@ -659,23 +654,19 @@ def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Nam
     return texts, named
 
 
-# The seal (dcls36): a file beside the store (its name and SEAL_SUFFIX) holding the store's CRC-32 and the
-# copies of this module (_checker) that checked every entry of that very store, or learnt it. A store whose
-# seal names this copy is read without the checks below (_fits_text, _fits_key: 5.9 M instructions of a
-# check for its ~440 entries, every one of them used); any other store (no seal, a damaged one, one of
-# another build or of another store's CRC-32, or naming only other copies: argtrace upgraded or another
-# checkout of it) is checked entry by entry as before, and sealed after a run that found every entry fit.
-# Like the store, the seal is read only through open_private_dir/read_private (the user's own file, in a
-# directory nobody else can write to): whoever can write it can write argtrace's own files, and a copy of
-# the module is told by its file's modification time and size, as Python tells its bytecode still fits.
+# The seal (dcls36): a file beside the store holding its CRC-32 and the copies of this module (_checker) that
+# checked every entry of that very store or learnt it. A store whose seal names this copy is read without the
+# checks below (_fits_text, _fits_key: 5.9 M instructions of a check); any other store (no seal, a damaged
+# one, of another build or CRC-32, naming only other copies: argtrace upgraded, another checkout) is checked
+# entry by entry as before, and sealed after a run that found every entry fit. The seal is read as the store
+# is (open_private_dir, read_private); a copy is told by its file's mtime and size, as Python tells a pyc.
 SEAL_SUFFIX = ".seal"
 MAX_SEALS = 4  # copies a seal names at most (the newest): checkouts sharing one data cache stop re-checking
 
 
 @functools.lru_cache(maxsize=1)
 def _checker() -> str | None:
-    """This copy of the module: its file, the file's modification time (ns) and size; None without a file
-    (nothing sealed, every store checked entry by entry)."""
+    """This copy of the module: its file, the file's mtime (ns) and size; None without a file (no seal)."""
     path = globals().get("__file__")
     if not isinstance(path, str):
         return None
@@ -694,8 +685,7 @@ def _crc_of(data: bytes) -> bytes:
 
 
 def _sealers(raw: bytes | None, crc: bytes) -> tuple[str, ...]:
-    """The copies of this module a seal's bytes name for the store of CRC-32 ``crc`` (none: no seal, a
-    damaged one, one of another build or of another store)."""
+    """The copies of this module a seal names for the store of CRC-32 ``crc`` (none: see the seal above)."""
     from argtrace.cache_dirs import loads_checked
 
     stored = loads_checked(raw)
@@ -717,7 +707,7 @@ def _write_seal(path: str, crc: bytes, sealers: tuple[str, ...]) -> None:
 
 def _read_store(
     path: str,
-) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named], bytes | None, tuple[str, ...], bool]:
+) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named], bytes | None, Any, bool]:
     """The kept codes by text and by key, the store's CRC-32 (None: nothing read), the copies its seal
     names, and whether every entry fit (or the seal named this copy, and nothing was checked)."""
     from argtrace.cache_dirs import crc_checked, open_private_dir, read_private
@@ -804,15 +794,9 @@ _FROZEN_PARAMETERS = ("cls", "FrozenInstanceError")
 # the parameters of each method kept as its own code (_by_names), by name: the comparisons' (_cmp_fn) and the
 # frozen pair's (_frozen_get_del_attr) as 3.10-3.12 write them
 _METHOD_PARAMETERS = {
-    "__repr__": ("self",),
-    "__hash__": ("self",),
-    "__eq__": ("self", "other"),
-    "__lt__": ("self", "other"),
-    "__le__": ("self", "other"),
-    "__gt__": ("self", "other"),
-    "__ge__": ("self", "other"),
-    "__setattr__": ("self", "name", "value"),
-    "__delattr__": ("self", "name"),
+    **dict.fromkeys(("__repr__", "__hash__"), ("self",)),
+    **dict.fromkeys(("__eq__", "__lt__", "__le__", "__gt__", "__ge__"), ("self", "other")),
+    **{"__setattr__": ("self", "name", "value"), "__delattr__": ("self", "name")},
 }
 
 
