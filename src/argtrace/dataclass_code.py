@@ -317,12 +317,11 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 2, "_frozen_get_del_attr", cls, fields, globals)
-        # the cells __create_fn__(cls=cls, FrozenInstanceError=...) gives each, in its free variables' order
-        cells = {"cls": cls, "FrozenInstanceError": module["FrozenInstanceError"]}
-        cells_of = lambda name: CellType(cells[name])  # noqa: E731
-        return tuple(
-            [FunctionType(c, globals, None, None, tuple(map(cells_of, c.co_freevars))) for c in codes]
-        )
+        error, made = module["FrozenInstanceError"], []
+        for code in codes:  # the cells __create_fn__(cls=cls, FrozenInstanceError=error) gives each
+            cells = {"cls": CellType(cls), "FrozenInstanceError": CellType(error)}
+            made.append(FunctionType(code, globals, None, None, tuple([cells[n] for n in code.co_freevars])))
+        return tuple(made)
 
     def _hash_fn(fields: Any, globals: Any) -> Any:
         key = ("__hash__", *[f.name for f in fields])
