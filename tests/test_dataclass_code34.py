@@ -21,7 +21,7 @@ from argtrace.cache_dirs import dumps_checked
 from tests.test_dataclass_code32 import BY_KEY, build, describe
 
 SOURCE = str(Path(dataclass_code.__file__).resolve().parents[1])  # the argtrace under test
-STEPS = ("_set_new_attribute", "_fields_in_init_order", "_recursive_repr")
+STEPS = ("_set_new_attribute", "_fields_in_init_order", "_recursive_repr", "_tuple_str")
 
 
 def test_the_parameter_names_are_those_the_running_dataclasses_writes() -> None:

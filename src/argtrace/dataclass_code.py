@@ -32,6 +32,7 @@ from __future__ import annotations
 import _thread
 import functools
 import marshal
+import operator
 import os
 import re
 import sys
@@ -49,8 +50,9 @@ Named = tuple[CodeType | int, ...]
 
 # 2: the ``__create_fn__`` function's code is kept, not the module code that defines it; 3: a method's code
 # kept by what its text is made of (_by_names), in place of the text (3.10-3.12); 4: an __init__'s key holds
-# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34)
-FORMAT = 4
+# each field once, its keyword-only flag in place of the std_fields and kw_only_fields parts (dcls34); 5: a
+# method other than __init__ kept as the code of the method its __create_fn__ defines (dcls36)
+FORMAT = 5
 # entries kept when the store is written: past this, only those this run used (the rest are old texts of
 # dataclasses since edited, or of commands run rarely) are kept
 MAX_ENTRIES = 4000
@@ -195,7 +197,8 @@ def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
     while the store is installed (3.10-3.12: the texts of the three, and of ``_set_qualname``, are one and
     the same in 3.10.13, 3.11.7 and 3.12.1): the same steps with fewer Python calls (dcls34).
 
-    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in;
+    ``_set_new_attribute`` (a check's ~450 methods) with ``_set_qualname`` written in; ``_tuple_str``
+    joining the names, not formatting each in a comprehension (dcls36);
     ``_fields_in_init_order`` with the tuples made from lists, not generators; ``_recursive_repr`` (~105
     ``__repr__``, ~13,000 instructions each) makes its ``wrapper`` from the very code ``dataclasses`` compiled
     for it, with the same globals, no defaults and the same two cells, then calls ``functools.update_wrapper``
@@ -220,6 +223,21 @@ def _steps_once(dataclasses: ModuleType) -> dict[str, Any]:
 
     replaced["_set_new_attribute"] = _set_new_attribute
     replaced["_fields_in_init_order"] = _fields_in_init_order
+    names_of = operator.attrgetter("name")
+    standard_tuple_str = dataclasses._tuple_str
+
+    def _tuple_str(obj_name: str, fields: Any) -> str:
+        # f'({",".join([f"{obj_name}.{f.name}" for f in fields])},)' (3.10.13 dataclasses.py:400, 3.11.7 :401,
+        # 3.12.1 :437) without a frame per field; a name that is not a str (never) takes the standard way
+        if not fields:
+            return "()"
+        head = obj_name + "."
+        try:
+            return "(" + head + ("," + head).join(map(names_of, fields)) + ",)"
+        except TypeError:
+            return str(standard_tuple_str(obj_name, fields))
+
+    replaced["_tuple_str"] = _tuple_str
     standard = getattr(dataclasses, "_recursive_repr", None)
     inner = [
         c
@@ -249,10 +267,13 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
     given; none passes ``_create_fn`` locals but the frozen pair's ``cls`` and ``FrozenInstanceError``. So
     the key is those strings, the method's name first. Writing a text, looking it up by its whole length
     and calling ``_create_fn`` was ~20,000 instructions a method (~400 of a check's 522 methods). The first
-    time a key is met the standard function runs (its texts through :meth:`Store.exec`, whose
-    ``__create_fn__`` codes are kept under the key); after that the function is made as ``Store.exec`` and
-    ``_create_fn`` make it: ``FunctionType(code, globals)`` called with the same arguments. Globals
-    without ``__builtins__`` (a class whose module is gone) take the standard way."""
+    time a key is met the standard function runs (its texts through :meth:`Store.exec`); the code of the
+    method each ``__create_fn__`` defines is kept under the key. After that the method is made as the
+    ``__create_fn__`` frame makes it (``MAKE_FUNCTION``: the code, the frame's globals, no defaults nor
+    annotations; for the frozen pair the cells of ``cls`` and ``FrozenInstanceError`` its free variables
+    name): ``FunctionType(code, globals[, closure])``. Keeping the ``__create_fn__`` codes (before dcls36)
+    read twice as many codes from the store and ran a frame per method (~1.9 M instructions of a check).
+    Globals without ``__builtins__`` (a class whose module is gone) take the standard way."""
     standard = {
         name: getattr(dataclasses, name)
         for name in ("_repr_fn", "_cmp_fn", "_frozen_get_del_attr", "_hash_fn")
@@ -265,10 +286,12 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         trail: list[CodeType] = []
         with store.learning(trail, None):
             made = standard[name](*args)
-        # every text kept as its __create_fn__ (not run as written), as many as the method makes
-        if len(trail) == count and all(code.co_name == "__create_fn__" for code in trail):
-            store.named_new[key] = tuple(trail)
+        # every text kept as the code of the function its __create_fn__ defines, as many as the method makes
+        methods = [_method_of(code) for code in trail]
+        if len(trail) == count and all(method is not None for method in methods):
+            store.named_new[key] = tuple(methods)  # type: ignore[arg-type]
             store.used.add(key)
+            store.makers.update(id(code) for code in trail)  # their texts: not written (Store.save)
         return made
 
     def kept_for(key: tuple[Any, ...], globals: Any) -> Any:
@@ -280,32 +303,32 @@ def _by_names(dataclasses: ModuleType, store: Store) -> dict[str, Any]:
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_repr_fn", fields, globals)
-        return module["_recursive_repr"](FunctionType(codes[0], globals)())
+        return module["_recursive_repr"](FunctionType(codes[0], globals))
 
     def _cmp_fn(name: str, op: str, self_tuple: str, other_tuple: str, globals: Any) -> Any:
         key = (name, op, self_tuple, other_tuple)
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_cmp_fn", name, op, self_tuple, other_tuple, globals)
-        return FunctionType(codes[0], globals)()
+        return FunctionType(codes[0], globals)
 
     def _frozen_get_del_attr(cls: type, fields: Any, globals: Any) -> Any:
         key = ("__setattr__", *[f.name for f in fields])
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 2, "_frozen_get_del_attr", cls, fields, globals)
-        error = module["FrozenInstanceError"]
-        return (
-            FunctionType(codes[0], globals)(cls=cls, FrozenInstanceError=error),
-            FunctionType(codes[1], globals)(cls=cls, FrozenInstanceError=error),
-        )
+        error, made = module["FrozenInstanceError"], []
+        for code in codes:  # the cells __create_fn__(cls=cls, FrozenInstanceError=error) gives each
+            cells = {"cls": CellType(cls), "FrozenInstanceError": CellType(error)}
+            made.append(FunctionType(code, globals, None, None, tuple([cells[n] for n in code.co_freevars])))
+        return tuple(made)
 
     def _hash_fn(fields: Any, globals: Any) -> Any:
         key = ("__hash__", *[f.name for f in fields])
         codes = kept_for(key, globals)
         if codes is None:
             return learn(key, 1, "_hash_fn", fields, globals)
-        return FunctionType(codes[0], globals)()
+        return FunctionType(codes[0], globals)
 
     return {
         "_repr_fn": _repr_fn,
@@ -483,13 +506,22 @@ class Store:
         self.learner: int | None = None
         self.trail: list[CodeType] = []
         self.recorded: list[dict[str, Any]] | None = None
+        # the store as read (_read_store): its CRC-32 (None: nothing read), the copies of this module its seal
+        # names, and whether every entry read passed this copy's checks (or its seal named this copy)
+        self.crc: bytes | None = None
+        self.makers: set[int] = set()  # the __create_fn__ codes whose methods were learnt by key (_by_names)
+        self.sealed: tuple[str, ...] = ()
+        self.fit = False
 
     @property
     def codes(self) -> dict[str, CodeType]:
         """Read at the first dataclass made, not when the store is installed: a command whose modules are
         all imported already (a warm process's child, argtrace/warm/) makes none and reads nothing."""
         if self._codes is None:
-            self._codes, self.named = _read_all(self.path) if self.path is not None else ({}, {})
+            if self.path is None:
+                self._codes, self.named = {}, {}
+            else:
+                self._codes, self.named, self.crc, self.sealed, self.fit = _read_store(self.path)
         return self._codes
 
     def exec(self, source: Any, globals: Any = None, locals: Any = None) -> None:
@@ -542,12 +574,18 @@ class Store:
         return codes
 
     def save(self) -> None:
-        """Write the store when this run compiled anything (atomically: concurrent runs lose at most their
-        own additions)."""
-        if self.path is None or not (self.new or self.named_new):
+        """Write the store when this run compiled anything (atomically: concurrent runs lose at most their own
+        additions), then its seal; only the seal, naming this copy too, when it checked every entry read."""
+        if self.path is None:
             return
+        me = _checker()
+        if not (self.new or self.named_new):
+            if me is not None and self.crc is not None and self.fit and me not in self.sealed:
+                _write_seal(self.path, self.crc, (*self.sealed[1 - MAX_SEALS :], me))
+            return
+        # what this run learnt passes the checks a read makes (it does, as made: a seal says every entry did)
         codes: dict[Any, Any] = {**self.codes, **self.new}
-        named = {**self.named, **self.named_new}
+        named = {**self.named, **{key: kept for key, kept in self.named_new.items() if _fits_key(key, kept)}}
         if len(codes) + len(named) > MAX_ENTRIES:
             codes = {text: code for text, code in codes.items() if text in self.used}
             named = {key: code for key, code in named.items() if key in self.used}
@@ -555,12 +593,19 @@ class Store:
 
         # a text kept under what it is made of is not looked up by its text again (the same interpreter build
         # takes the same way): not written
-        by_names = {id(code) for kept in named.values() for code in kept}
-        codes = {text: code for text, code in codes.items() if id(code) not in by_names}
+        by_names = {id(code) for kept in named.values() for code in kept} | self.makers
+        new = self.new
+        codes = {
+            text: code
+            for text, code in codes.items()
+            if id(code) not in by_names and (text not in new or _fits_text(text, code))
+        }
         codes.update(named)
         data = dumps_checked((_build(), codes))  # behind its CRC-32; None: marshal refused it
-        if data is not None:
-            write_private_file(self.path, data)
+        if data is not None and write_private_file(self.path, data) and me is not None:
+            # every entry written was read from a store this copy checked (or had sealed), or learnt and
+            # checked above
+            _write_seal(self.path, _crc_of(data), (me,))
 
 
 def _defined_function(module: CodeType) -> CodeType:
@@ -604,25 +649,112 @@ def _read(path: str) -> dict[Any, Any]:
 
 def _read_all(path: str) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named]]:
     """The kept codes by text, and by what a method's text is made of (:func:`_by_names`)."""
-    from argtrace.cache_dirs import loads_checked, read_private_file
+    texts, named, _, _, _ = _read_store(path)
+    return texts, named
 
-    data = read_private_file(path)  # not a link, the user's own, in a directory nobody else can write to
-    if data is None:
-        return {}, {}
-    stored = loads_checked(data)  # None: cut short, damaged (its CRC-32) or not marshal data
+
+# The seal (dcls36): a file beside the store holding its CRC-32 and the copies of this module (_checker) that
+# checked every entry of that very store or learnt it. A store whose seal names this copy is read without the
+# checks below (_fits_text, _fits_key: 5.9 M instructions of a check); any other store (no seal, a damaged
+# one, of another build or CRC-32, naming only other copies: argtrace upgraded, another checkout) is checked
+# entry by entry as before, and sealed after a run that found every entry fit. The seal is read as the store
+# is (open_private_dir, read_private); a copy is told by its file's mtime and size, as Python tells a pyc.
+SEAL_SUFFIX = ".seal"
+MAX_SEALS = 4  # copies a seal names at most (the newest): checkouts sharing one data cache stop re-checking
+
+
+@functools.lru_cache(maxsize=1)
+def _checker() -> str | None:
+    """This copy of the module: its file, the file's mtime (ns) and size; None without a file (no seal)."""
+    path = globals().get("__file__")
+    if not isinstance(path, str):
+        return None
+    try:
+        stat = os.stat(path)
+    except OSError:
+        return None
+    return f"{os.path.abspath(path)}\n{stat.st_mtime_ns}\n{stat.st_size}"
+
+
+def _crc_of(data: bytes) -> bytes:
+    """The CRC-32 in the head :func:`cache_dirs.with_crc` wrote on ``data`` (4 bytes)."""
+    from argtrace.cache_dirs import CRC_MARK
+
+    return bytes(data[len(CRC_MARK) : len(CRC_MARK) + 4])
+
+
+def _sealers(raw: bytes | None, crc: bytes) -> tuple[str, ...]:
+    """The copies of this module a seal names for the store of CRC-32 ``crc`` (none: see the seal above)."""
+    from argtrace.cache_dirs import loads_checked
+
+    stored = loads_checked(raw)
+    if not (type(stored) is tuple and len(stored) == 3 and stored[0] == _build() and stored[1] == crc):
+        return ()
+    sealers = stored[2]
+    if type(sealers) is not tuple or not all(type(name) is str for name in sealers):
+        return ()
+    return sealers
+
+
+def _write_seal(path: str, crc: bytes, sealers: tuple[str, ...]) -> None:
+    from argtrace.cache_dirs import dumps_checked, write_private_file
+
+    data = dumps_checked((_build(), crc, sealers))
+    if data is not None:
+        write_private_file(path + SEAL_SUFFIX, data)
+
+
+def _read_store(
+    path: str,
+) -> tuple[dict[str, CodeType], dict[tuple[Any, ...], Named], bytes | None, Any, bool]:
+    """The kept codes by text and by key, the store's CRC-32 (None: nothing read), the copies its seal
+    names, and whether every entry fit (or the seal named this copy, and nothing was checked)."""
+    from argtrace.cache_dirs import crc_checked, open_private_dir, read_private
+
+    directory, name = os.path.split(os.path.abspath(path))
+    # not a link, the user's own, in a directory nobody else can write to: the store and its seal alike
+    dir_fd = open_private_dir(directory)
+    if dir_fd is None:
+        return {}, {}, None, (), False
+    try:
+        raw = read_private(dir_fd, name)
+        data = crc_checked(raw)  # None: absent, cut short or damaged (its CRC-32)
+        if raw is None or data is None:
+            return {}, {}, None, (), False
+        crc = _crc_of(raw)
+        sealed = _sealers(read_private(dir_fd, name + SEAL_SUFFIX), crc)
+    finally:
+        os.close(dir_fd)
+    try:
+        stored = marshal.loads(data)
+    except (EOFError, ValueError, TypeError, MemoryError):  # as cache_dirs.loads_checked
+        return {}, {}, None, (), False
     if not (isinstance(stored, tuple) and len(stored) == 2):
-        return {}, {}
+        return {}, {}, None, (), False
     build, codes = stored
     if build != _build() or not isinstance(codes, dict):
-        return {}, {}
+        return {}, {}, None, (), False
     texts, named = {}, {}
+    me = _checker()
+    if me is not None and me in sealed:
+        # every entry was checked by this very copy when it was read or learnt, and the store is unchanged
+        for key, code in codes.items():
+            if type(key) is str:
+                texts[key] = code
+            elif type(key) is tuple:
+                named[key] = code
+        return texts, named, crc, sealed, True
+    fit = True
     for key, code in codes.items():
         if type(key) is str:
             if isinstance(code, CodeType) and _fits_text(key, code):
                 texts[key] = code
+                continue
         elif type(key) is tuple and key and type(code) is tuple and code and _fits_key(key, code):
             named[key] = code
-    return texts, named
+            continue
+        fit = False
+    return texts, named, crc, sealed, fit
 
 
 # An entry that passed its CRC-32 but could not have been written for its key (a store of another writer,
@@ -658,6 +790,43 @@ def _fits_maker(code: Any) -> bool:
 
 
 _FROZEN_PARAMETERS = ("cls", "FrozenInstanceError")
+# the parameters of each method kept as its own code (_by_names), by name: the comparisons' (_cmp_fn) and the
+# frozen pair's (_frozen_get_del_attr) as 3.10-3.12 write them
+_METHOD_PARAMETERS = {
+    **dict.fromkeys(("__repr__", "__hash__"), ("self",)),
+    **dict.fromkeys(("__eq__", "__lt__", "__le__", "__gt__", "__ge__"), ("self", "other")),
+    **{"__setattr__": ("self", "name", "value"), "__delattr__": ("self", "name")},
+}
+
+
+def _method_of(code: Any) -> CodeType | None:
+    """The code of the one function the ``__create_fn__`` code ``code`` defines (a ``def`` and its
+    ``return``, every text of 3.10-3.12 but ``__init__``'s), when it can be made as :func:`_by_names` makes
+    it; else None (not kept)."""
+    if not _fits_maker(code):
+        return None
+    inner = [c for c in code.co_consts if type(c) is CodeType]
+    if len(inner) != 1 or not _fits_method(inner[0], inner[0].co_name):
+        return None
+    return inner[0]
+
+
+def _fits_method(code: Any, name: str) -> bool:
+    """Whether ``code`` can be method ``name`` made with ``FunctionType(code, globals[, cells])`` (a cell
+    for each free variable: ``cls`` and ``FrozenInstanceError`` for the frozen pair, none for the others) and
+    called as Python calls that method."""
+    parameters = _METHOD_PARAMETERS.get(name)
+    frozen = name in ("__setattr__", "__delattr__")
+    return (
+        type(code) is CodeType
+        and parameters is not None
+        and code.co_name == name
+        and code.co_varnames[: code.co_argcount] == parameters
+        and not code.co_kwonlyargcount
+        and not code.co_posonlyargcount
+        and not code.co_flags & 0x0C  # no *args, no **kwargs
+        and (set(code.co_freevars) <= set(_FROZEN_PARAMETERS) if frozen else not code.co_freevars)
+    )
 
 
 @functools.lru_cache(maxsize=1)
@@ -692,16 +861,17 @@ def _parameter_names() -> tuple[str, str, str, str] | None:
 def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
     """Whether ``codes`` can be a method made of ``key`` (:func:`_by_names`): ``__init__``'s code and one
     number per parameter, each naming a constant or a type, default or factory its field has (the key's
-    flags, ``_init_by_names``); the frozen pair's two codes taking ``cls`` and ``FrozenInstanceError``;
-    any other method's one code taking nothing.
+    flags, ``_init_by_names``); any other method's code, the frozen pair's two, each as :func:`_fits_method`
+    says (the method's name and parameters; free variables only ``cls`` and ``FrozenInstanceError``).
 
-    Checked for every entry of every store read (a check's 454): the parameter each field number may name
-    is listed once per key, not formatted per parameter (dcls34: 7.4 M -> ~2.5 M instructions)."""
+    Checked for every entry of a store read without this copy's seal (a check's ~440): the parameter each
+    field number may name is listed once per key, not formatted per parameter (dcls34: 7.4 M -> ~2.5 M
+    instructions)."""
     code = codes[0]
-    if not _fits_maker(code):
-        return False
     method = key[0]
     if method == "__init__":
+        if not _fits_maker(code):
+            return False
         count = key[5] if len(key) > 5 else None
         recipe = codes[1:]
         if type(count) is not int or len(key) < 6 + 2 * count or len(recipe) != code.co_argcount:
@@ -734,14 +904,9 @@ def _fits_key(key: tuple[Any, ...], codes: tuple[Any, ...]) -> bool:
                 return False
         return True
     if method == "__setattr__":
-        other = codes[1] if len(codes) == 2 else None
-        return (
-            other is not None
-            and code.co_varnames[: code.co_argcount] == _FROZEN_PARAMETERS
-            and _fits_maker(other)
-            and other.co_varnames[: other.co_argcount] == _FROZEN_PARAMETERS
-        )
-    return len(codes) == 1 and not code.co_argcount
+        pair = len(codes) == 2
+        return pair and _fits_method(codes[0], "__setattr__") and _fits_method(codes[1], "__delattr__")
+    return len(codes) == 1 and _fits_method(codes[0], method)
 
 
 def store_path(command: str = "argtrace") -> str | None:

@@ -11,9 +11,9 @@ import posixpath
 import re
 from dataclasses import replace
 
+from argtrace.layers.shell.alias_def import AliasDef
 from argtrace.layers.shell.conditions import TestSyntaxError
 from argtrace.layers.shell.core import (
-    AliasDef,
     ArithError,
     ExpWord,
     _Break,

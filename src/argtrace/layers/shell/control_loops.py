@@ -15,9 +15,9 @@ from argtrace.layers.shell.core import (
     _Break,
     _Continue,
     _Exit,
-    _Loop,
     from_str,
 )
+from argtrace.layers.shell.loop_frame import _Loop
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

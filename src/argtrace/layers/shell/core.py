@@ -29,6 +29,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any, Generic, TypeVar
 
+    from argtrace.layers.shell.alias_def import AliasDef
+    from argtrace.layers.shell.loop_frame import _Loop
     from argtrace.layers.shell.stdin_streams import StdinStream  # (read with a compound's here-document)
 
     _T = TypeVar("_T")
@@ -261,33 +263,6 @@ class FoundServer:
     from_unset_variables: tuple[FromUnset, ...] = ()
     # The files the script wrote from here-documents before it (ServerCommand's)
     script_files: tuple[tuple[str, str | None], ...] = ()
-
-
-@dataclass
-class _Loop:
-    """A loop being evaluated: where it is and which servers were recorded since it started."""
-
-    at: str  # FILE:LINE
-    first_server: int  # index into ShellEvaluator.servers
-    unbounded: bool = False  # the number of iterations is unknown (or infinite): every start inside repeats
-    stop: bool = False  # set when further iterations could only fold more servers into one (MAX_LOOP_SERVERS)
-    # the paths that left this loop's body by `break`/`continue` on one fork of an unknown condition while
-    # other forks went on: (kind, state, the condition), merged where bash resumes them (the loop's end,
-    # the next iteration); `marks` are the positions in ``spec`` that say the rest is conditional on them
-    diverted: list[tuple[str, Any, str]] = field(default_factory=list)
-    marks: list[int] = field(default_factory=list)
-
-
-@dataclass(frozen=True)
-class AliasDef:
-    """An alias as ``alias NAME=VALUE`` defined it: bash replaces NAME by VALUE when it reads a command
-    after the complete command that defined it (with ``shopt -s expand_aliases``)."""
-
-    value: str | None  # latin-1; None: the forks of an unknown condition define it differently
-    source: int  # id() of the Source it was defined in
-    visible_from: int  # offset in that source where the next complete command starts
-    value_offset: int | None  # offset of VALUE's first character in that source (a quoted literal), else None
-    previous: AliasDef | None = None  # the definition it replaced (what a command read before it still sees)
 
 
 @dataclass
