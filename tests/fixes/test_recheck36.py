@@ -43,7 +43,8 @@ def _position(text: str, rng: random.Random) -> str:
 @pytest.mark.parametrize("seed", range(300))
 def test_line_mapper_is_the_reference(seed: int) -> None:
     rng = random.Random(seed)
-    lines = ["".join(rng.choice("ab \\#") for _ in range(rng.randint(0, 6))) for _ in range(rng.randint(1, 8))]
+    count = rng.randint(1, 8)
+    lines = ["".join(rng.choice("ab \\#") for _ in range(rng.randint(0, 6))) for _ in range(count)]
     text = "\n".join(lines) + ("\n" if rng.random() < 0.5 else "")
     edits = []
     for _ in range(rng.randint(1, 4)):

@@ -465,7 +465,7 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
     for w in s.argv:
         known = w.text is not None
         origin = _origin(w.at, w.expansion, known, None if known else w.reason)
-        argv.append(_word(E.to_str(w.text) if known else None, origin))
+        argv.append(_word(E.to_str(w.text) if w.text is not None else None, origin))
     env: dict[str, EnvValue] = {}
     for name, (value, at, expansion, reason) in sorted(s.env.items()):
         known = value is not None
