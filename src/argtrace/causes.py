@@ -125,6 +125,7 @@ Suppressing or fixing a cause covers its consequences: the link is the record of
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Callable, Mapping, Sequence
@@ -163,11 +164,21 @@ _ARGS_REQUIRED = re.compile(r'^argparse stops with "the following arguments are 
 _BLANK_WORD = re.compile(r"^(?:once these flags reach the server: )?'((?:\\r|\\t| )+)' ")
 
 
+_PATH_LINE = re.compile(r"^(.*?):(\d+)(?::\d+)?$")
+
+
 def _path_line(at: str | None) -> tuple[str, int] | None:
-    """``PATH:LINE[:COL]`` -> (PATH, LINE); None for locations without a line (``LOG:``/URL ones included)."""
+    """``PATH:LINE[:COL]`` -> (PATH, LINE); None for locations without a line (``LOG:``/URL ones included).
+    Asked of the same few places again and again (each rule's pass over the findings, in a check and again
+    in each fix re-check): each answered once (session 36)."""
     if not at:
         return None
-    m = re.match(r"^(.*?):(\d+)(?::\d+)?$", at)
+    return _place(at)
+
+
+@functools.lru_cache(maxsize=4096)
+def _place(at: str) -> tuple[str, int] | None:
+    m = _PATH_LINE.match(at)
     return (m.group(1), int(m.group(2))) if m else None
 
 

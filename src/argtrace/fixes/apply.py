@@ -95,9 +95,13 @@ def spans(text: str, edits: Sequence[FixEdit]) -> list[tuple[int, int, str]]:
 
 def apply_edits(text: str, edits: Sequence[FixEdit]) -> str:
     """``text`` with every edit made (positions refer to the original text)."""
+    return _applied(text, spans(text, edits))
+
+
+def _applied(text: str, ordered: Sequence[tuple[int, int, str]]) -> str:
     pieces: list[str] = []
     cursor = 0
-    for start, end, replacement in spans(text, edits):
+    for start, end, replacement in ordered:
         pieces.append(text[cursor:start])
         pieces.append(replacement)
         cursor = end
@@ -106,23 +110,28 @@ def apply_edits(text: str, edits: Sequence[FixEdit]) -> str:
 
 
 def line_mapper(text: str, edits: Sequence[FixEdit]) -> dict[int, int]:
-    """Old line number -> new line number, for the lines whose start no edit removed."""
+    """Old line number -> new line number, for the lines whose start no edit removed.
+
+    One pass over the lines and the spans together: ``spans`` are in text order and do not overlap, so
+    their ends only grow; the spans ending at or before a line's start are a prefix (they shift it), and
+    only the first span after them can take the line's start away (session 36: each line was compared
+    with every edit)."""
     ordered = spans(text, edits)
-    new_text = apply_edits(text, edits)
-    new_starts = _line_starts(new_text)
+    new_starts = _line_starts(_applied(text, ordered))
     mapping: dict[int, int] = {}
     old_starts = _line_starts(text)
+    lines = len(old_starts)
+    shift = 0
+    done = 0  # the spans that end at or before the current line's start
     for number, start in enumerate(old_starts, start=1):
-        next_start = old_starts[number] if number < len(old_starts) else len(text) + 1
-        shift = 0
-        removed = False
-        for a, b, replacement in ordered:
-            if b <= start:
-                shift += len(replacement) - (b - a)
-            elif a <= start < b and (a < start or b >= next_start):
-                removed = True  # the edit takes the line's start (or the whole line) away
-        if removed:
-            continue
-        new_offset = start + shift
-        mapping[number] = bisect.bisect_right(new_starts, new_offset)
+        while done < len(ordered) and ordered[done][1] <= start:
+            a, b, replacement = ordered[done]
+            shift += len(replacement) - (b - a)
+            done += 1
+        if done < len(ordered):
+            a, b, _ = ordered[done]
+            next_start = old_starts[number] if number < lines else len(text) + 1
+            if a <= start < b and (a < start or b >= next_start):
+                continue  # the edit takes the line's start (or the whole line) away
+        mapping[number] = bisect.bisect_right(new_starts, start + shift)
     return mapping

@@ -190,6 +190,13 @@ def _predicts_intended(finding: Finding, report: Report, after: Report) -> bool:
     )
 
 
+def _with_verdict(finding: Finding, verified: bool | None) -> Finding:
+    """``finding`` with ``fix_verified``: itself when it holds that already (most findings have no edits
+    and stay None; a finding is frozen, so sharing it is safe), a copy otherwise (``dataclasses.replace``
+    makes a new one field by field)."""
+    return finding if finding.fix_verified is verified else replace(finding, fix_verified=verified)
+
+
 def verify_findings(
     report: Report, rechecker: Rechecker, candidates: Mapping[int, Sequence[Proposal]] = {}
 ) -> list[Finding]:
@@ -200,18 +207,18 @@ def verify_findings(
         tried = [finding]
         if index in candidates:
             tried = [replace(finding, fix=c.fix, fix_edits=c.edits) for c in candidates[index]]
-        verdicts = [replace(f, fix_verified=verify_finding(f, report, rechecker)) for f in tried[:1]]
+        verdicts = [_with_verdict(f, verify_finding(f, report, rechecker)) for f in tried[:1]]
         for other in tried[1:]:
             if verdicts[-1].fix_verified is True:
                 break
-            verdicts.append(replace(other, fix_verified=verify_finding(other, report, rechecker)))
+            verdicts.append(_with_verdict(other, verify_finding(other, report, rechecker)))
         proven = [f for f in verdicts if f.fix_verified is True]
         chosen = proven[0] if proven else verdicts[0]
         if any(c.fix_edits for c in chosen.consequences):
             # a folded finding's edit is proven like any other (its own code gone, nothing new); the
             # cause's edit, shared, is re-checked once (the rechecker keeps each edit set's report)
             consequences = tuple(
-                replace(c, fix_verified=verify_finding(c, report, rechecker)) for c in chosen.consequences
+                _with_verdict(c, verify_finding(c, report, rechecker)) for c in chosen.consequences
             )
             chosen = replace(chosen, consequences=consequences)
         out.append(chosen)

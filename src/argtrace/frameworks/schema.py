@@ -486,18 +486,30 @@ def user_schema_dir() -> Path | None:
 def _schema_files(framework: str, include_user: bool = True) -> dict[str, Path]:
     """version -> file: the bundled schemas, plus user-generated ones for releases not bundled."""
     out: dict[str, Path] = {}
-    user = user_schema_dir() if include_user else None
-    for directory in (user, SCHEMA_DIR):  # bundled last: a bundled release wins over a user copy
+    for listing in _listings(framework, include_user):
+        out.update(listing)
+    return out
+
+
+def _listings(framework: str, include_user: bool) -> list[dict[str, Path]]:
+    """The listings ``_schema_files`` merges, user copies first (a bundled release wins over a user copy).
+    The directories are named as strings: a ``Path`` made and stat'ed each time was half of each call, and a
+    check and its fix re-checks ask about ten times (session 36)."""
+    from argtrace.cache_dirs import resolver_cache_dir
+
+    out: list[dict[str, Path]] = []
+    user = os.path.join(resolver_cache_dir(), "schemas") if include_user else None  # user_schema_dir()
+    for directory in (user, str(SCHEMA_DIR)):
         if directory is None:
             continue
         try:
-            stamp = directory.stat().st_mtime_ns
+            stamp = os.stat(directory).st_mtime_ns
         except OSError:
             continue
         if time.time_ns() - stamp < 2_000_000_000:  # changed just now: may change again within the
-            out.update(_list_schemas(str(directory), framework))  # timestamp's granularity, not kept
+            out.append(_list_schemas(directory, framework))  # timestamp's granularity, not kept
         else:
-            out.update(_schema_listing(str(directory), framework, stamp))
+            out.append(_schema_listing(directory, framework, stamp))
     return out
 
 
@@ -529,7 +541,17 @@ def _schema_listing(directory: str, framework: str, stamp: int) -> dict[str, Pat
 def bundled_versions(framework: str, include_user: bool = True) -> list[str]:
     """Versions with a schema, oldest first (PEP 440 order): the bundled ones and (unless
     ``include_user`` is False) those ``argtrace resolver add`` generated into the user cache."""
+    listings = _listings(framework, include_user)
+    if not listings:
+        return []
+    if len(listings) == 1 or not listings[0]:  # no user copies (the usual): the kept listing's order, kept
+        return list(_sorted_versions(tuple(listings[-1])))
     return sorted(_schema_files(framework, include_user), key=version_key)
+
+
+@functools.lru_cache(maxsize=16)
+def _sorted_versions(versions: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(sorted(versions, key=version_key))
 
 
 @functools.lru_cache(maxsize=32)

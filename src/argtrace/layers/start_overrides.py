@@ -63,11 +63,9 @@ def start_overrides(report: Report) -> LayerResult:
     values = _given(report)
     if len(values) < 2:
         return result
-    index, packed = _packed_sites()
+    _, packed = _packed_sites()
     sites = [
-        marshal.loads(packed[i])
-        for i, (at, named) in enumerate(index)
-        if release in at and all(n in values for n in named)
+        marshal.loads(packed[i]) for i, named in _release_sites(release) if all(n in values for n in named)
     ]
     if not sites:
         return result
@@ -82,6 +80,14 @@ def start_overrides(report: Report) -> LayerResult:
         seen.add(site["message"])
         result.findings.append(_finding(report, release, site, holds[1]))
     return result
+
+
+@functools.lru_cache(maxsize=4)
+def _release_sites(release: str) -> tuple[tuple[int, tuple[str, ...]], ...]:
+    """Each site of ``release`` (its place in the packed sites, the settings it names): the index of every
+    release's sites read once per release, not once per check (a check and its fix re-checks ask again)."""
+    index, _ = _packed_sites()
+    return tuple((i, named) for i, (at, named) in enumerate(index) if release in at)
 
 
 @functools.lru_cache(maxsize=1)

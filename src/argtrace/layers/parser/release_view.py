@@ -31,6 +31,20 @@ def _newer_places(framework: str, version: str) -> tuple[int, ...]:
     return tuple(i for i, v in enumerate(release_index(framework).releases) if version_key(v) > key)
 
 
+@functools.lru_cache(maxsize=1024)
+def _every_newer_knows(framework: str, version: str, option: str) -> bool:
+    """Whether every bundled release newer than ``version`` knows ``option`` (``Releases._newer_all_know``):
+    bundled data only, so one answer per option for a check and its fix re-checks (session 36)."""
+    from argtrace.frameworks.release_index import release_index
+
+    try:
+        index = release_index(framework)
+    except KeyError:
+        return False
+    knowing = set(index.flags.get(option, ()))
+    return all(i in knowing for i in _newer_places(framework, version))
+
+
 class Releases:
     """The other bundled releases, as the findings about one parse need them: every release of the analysed
     framework (``history``), the newer ones only (``newer``: loading every schema is slow) and the other
@@ -157,14 +171,7 @@ class Releases:
         answer, without reading the newer schemas (hundreds of KB of JSON each; issue 18)."""
         if self.schema.variant or any(s.framework == self.schema.framework for s in self.all_schemas or ()):
             return False  # schemas given beside the bundled ones, or another entry point's: they tell
-        from argtrace.frameworks.release_index import release_index
-
-        try:
-            index = release_index(self.schema.framework)
-        except KeyError:
-            return False
-        knowing = set(index.flags.get(option, ()))
-        return all(i in knowing for i in _newer_places(self.schema.framework, self.schema.version))
+        return _every_newer_knows(self.schema.framework, self.schema.version, option)
 
     def removed_later(self, option: str | None) -> str | None:
         if not option or self._newer_all_know(option):

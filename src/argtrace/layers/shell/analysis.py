@@ -464,12 +464,8 @@ def _server_command(s: E.FoundServer, script_reads: frozenset[str] = frozenset()
     argv: list[Word] = []
     for w in s.argv:
         known = w.text is not None
-        argv.append(
-            Word(
-                E.to_str(w.text) if w.text is not None else None,
-                Origin(at=w.at, expansion=w.expansion, known=known, reason=None if known else w.reason),
-            )
-        )
+        origin = _origin(w.at, w.expansion, known, None if known else w.reason)
+        argv.append(_word(E.to_str(w.text) if w.text is not None else None, origin))
     env: dict[str, EnvValue] = {}
     for name, (value, at, expansion, reason) in sorted(s.env.items()):
         known = value is not None
@@ -510,6 +506,14 @@ def _origin(at: str | None, expansion: str | None, known: bool, reason: str | No
     variable, 3,200 for a big script's exports (issue 18)."""
     new = object.__new__(Origin)
     new.__dict__.update(at=at, expansion=expansion, known=known, reason=reason)
+    return new
+
+
+def _word(text: str | None, origin: Origin) -> Word:
+    """``Word(text, origin)`` made as :func:`_origin` makes its ``Origin`` (a server's argv makes two
+    frozen objects per word, each in a check and again in each fix re-check)."""
+    new = object.__new__(Word)
+    new.__dict__.update(text=text, origin=origin)
     return new
 
 
