@@ -19,6 +19,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
@@ -362,6 +363,57 @@ def finding(report: dict[str, Any], code: str) -> dict[str, Any]:
     found = [f for f in report["findings"] if f["code"] == code]
     assert found, [f["code"] for f in report["findings"]]
     return found[0]
+
+
+@dataclass(frozen=True)
+class CheckBatch:
+    """A `check` batch (tests/test_real_cases_mixed34.py on): its inputs under ``cases``, each failure's class
+    first seen and now, its correct launches, each launch's `check` options, and the errors and warnings a
+    launch shows that the batch keeps as true (``alarms``; every other launch shows none)."""
+
+    cases: Path
+    classes: Mapping[str, tuple[str, str]]
+    correct: list[str]
+    options: Mapping[str, tuple[str, ...]]
+    counts: tuple[list[int], list[int]]
+    alarms: Mapping[str, list[tuple[str, str]]] = dataclass_field(default_factory=dict)
+    why_prefix: str = "# https://github.com/"
+    seen: str = "2026-12-05"
+
+    def check(self, name: str) -> dict[str, Any]:
+        return recorded_check(self.cases, Launch(name, self.options.get(name, ())))
+
+    def why(self, name: str) -> dict[str, Any]:
+        return case_why(self.cases, name)
+
+    def tests(self) -> dict[str, Any]:
+        """The tests every such batch runs, by the names the batches gave them; a batch module takes them with
+        ``globals().update(BATCH.tests())``."""
+        batch = self
+
+        def test_inventory_and_counts() -> None:
+            files = {p.name for p in batch.cases.iterdir() if p.is_file()}
+            assert files == set(batch.classes) | set(batch.correct)
+            quoted = {p.name.rsplit(".", 1)[0] for p in (batch.cases / "why").iterdir()}
+            assert quoted <= {n.rsplit(".", 1)[0] for n in batch.classes}
+            assert table_counts(batch.classes) == batch.counts
+
+        def test_every_case_names_its_source() -> None:
+            assert unsourced(batch.cases, prefix=RECONSTRUCTED) == []
+            for path in sorted(p for p in batch.cases.iterdir() if p.is_file()):
+                assert f", seen {batch.seen}: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
+            assert unsourced(batch.cases / "why", prefix=batch.why_prefix) == []
+
+        @pytest.mark.parametrize("name", batch.correct)
+        def test_correct_launches_stay_clean(name: str) -> None:
+            assert shown_codes(batch.check(name)) == batch.alarms.get(name, [])
+
+        @pytest.mark.parametrize("name", sorted(batch.classes))
+        def test_no_alarm_is_wrong(name: str) -> None:
+            """No wrong alarm from `check` on any failure report: only the batch's ``alarms``."""
+            assert shown_codes(batch.check(name)) == batch.alarms.get(name, [])
+
+        return {name: test for name, test in locals().items() if name.startswith("test_")}
 
 
 def check_case(

@@ -17,21 +17,15 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.batches import (
-    RECONSTRUCTED,
-    case_why,
+    CheckBatch,
     finding,
     missing_cases,
-    recorded_check,
-    shown_codes,
-    table_counts,
-    unsourced,
 )
-from tests.conftest import REPO, Launch, alarms, run_cli
+from tests.conftest import REPO, alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_mixed34"
 
@@ -81,38 +75,9 @@ CORRECT = ["ok_sglang34918_rtxpro6000_flashinfer.cmd", "ok_vllmpr28561_gptoss20b
 ALARMS = {"sglang24633_dsv2lite_rtxpro6000_trtllm_mla_prefill.cmd": [("RS082", "warning")]}
 
 
-def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
-
-
-def why(name: str) -> dict[str, Any]:
-    return case_why(CASES, name)
-
-
-def test_inventory_and_counts() -> None:
-    files = {p.name for p in CASES.iterdir() if p.is_file()}
-    assert files == set(CLASSES) | set(CORRECT)
-    quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
-    assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([3, 4, 3, 0], [3, 4, 3, 0])
-
-
-def test_every_case_names_its_source() -> None:
-    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
-    for path in sorted(p for p in CASES.iterdir() if p.is_file()):
-        assert ", seen 2026-12-05: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
-    assert unsourced(CASES / "why", prefix="# https://github.com/") == []
-
-
-@pytest.mark.parametrize("name", CORRECT)
-def test_correct_launches_stay_clean(name: str) -> None:
-    assert shown_codes(check(name)) == []
-
-
-@pytest.mark.parametrize("name", sorted(CLASSES))
-def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check` on any failure report: only RS082 on sglang#24633."""
-    assert shown_codes(check(name)) == ALARMS.get(name, [])
+BATCH = CheckBatch(CASES, CLASSES, CORRECT, OPTIONS, counts=([3, 4, 3, 0], [3, 4, 3, 0]), alarms=ALARMS)
+check, why = BATCH.check, BATCH.why
+globals().update(BATCH.tests())
 
 
 # What `why` gives on each quoted text: (confidence, the start of its origin or of its first site's

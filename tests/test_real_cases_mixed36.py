@@ -16,23 +16,17 @@ describes only by its memory is a stand-in its header says so). Each command run
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from argtrace.commands.why_signatures import text_stage
 from argtrace.layers.log.stages import worker_method_stage
 from tests.batches import (
-    RECONSTRUCTED,
-    case_why,
+    CheckBatch,
     finding,
     missing_cases,
-    recorded_check,
-    shown_codes,
-    table_counts,
-    unsourced,
 )
-from tests.conftest import Launch, alarms, quoted_text, run_cli
+from tests.conftest import alarms, quoted_text, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_mixed36"
 
@@ -74,38 +68,17 @@ CORRECT = ["ok_vllm13640_qwen2vl72b_awq_tp2.cmd", "ok_vllm42384_dsv4pro_tp8.cmd"
 ALARMS = {"vllm17470_dsr1_bf16_tp16_gmu0975_oom.cmd": [("PA001", "error")]}
 
 
-def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
-
-
-def why(name: str) -> dict[str, Any]:
-    return case_why(CASES, name)
-
-
-def test_inventory_and_counts() -> None:
-    files = {p.name for p in CASES.iterdir() if p.is_file()}
-    assert files == set(CLASSES) | set(CORRECT)
-    quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
-    assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([3, 1, 3, 0], [4, 0, 3, 0])
-
-
-def test_every_case_names_its_source() -> None:
-    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
-    for path in sorted(p for p in CASES.iterdir() if p.is_file()):
-        assert ", seen 2026-12-05: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
-    assert unsourced(CASES / "why", prefix="# https://github.com/vllm-project/vllm/issues/") == []
-
-
-@pytest.mark.parametrize("name", CORRECT)
-def test_correct_launches_stay_clean(name: str) -> None:
-    assert shown_codes(check(name)) == []
-
-
-@pytest.mark.parametrize("name", sorted(CLASSES))
-def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check` on any failure report: only PA001 on vllm#17470's --swap-size."""
-    assert shown_codes(check(name)) == ALARMS.get(name, [])
+BATCH = CheckBatch(
+    CASES,
+    CLASSES,
+    CORRECT,
+    OPTIONS,
+    counts=([3, 1, 3, 0], [4, 0, 3, 0]),
+    alarms=ALARMS,
+    why_prefix="# https://github.com/vllm-project/vllm/issues/",
+)
+check, why = BATCH.check, BATCH.why
+globals().update(BATCH.tests())
 
 
 def test_the_misspelled_flag_is_refused() -> None:

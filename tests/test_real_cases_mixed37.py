@@ -22,15 +22,10 @@ import pytest
 
 from argtrace.commands.why import explain
 from tests.batches import (
-    RECONSTRUCTED,
-    case_why,
+    CheckBatch,
     missing_cases,
-    recorded_check,
-    shown_codes,
-    table_counts,
-    unsourced,
 )
-from tests.conftest import Launch, alarms
+from tests.conftest import alarms
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_mixed37"
 
@@ -66,40 +61,9 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 CORRECT = ["ok_sglang12134_qwen3vl_ngc_image.cmd", "ok_sglang15342_gb10_flashinfer_qwen25.cmd"]
 
 
-def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
-
-
-def why(name: str) -> dict[str, Any]:
-    return case_why(CASES, name)
-
-
-def test_inventory_and_counts() -> None:
-    files = {p.name for p in CASES.iterdir() if p.is_file()}
-    assert files == set(CLASSES) | set(CORRECT)
-    quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
-    assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([3, 2, 4, 0], [4, 2, 3, 0])
-
-
-def test_every_case_names_its_source() -> None:
-    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
-    for path in sorted(p for p in CASES.iterdir() if p.is_file()):
-        assert ", seen 2026-12-05: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
-    assert unsourced(CASES / "why", prefix="# https://github.com/") == []
-
-
-@pytest.mark.parametrize("name", CORRECT)
-def test_correct_launches_stay_clean(name: str) -> None:
-    assert shown_codes(check(name)) == []
-
-
-@pytest.mark.parametrize("name", sorted(CLASSES))
-def test_no_alarm_is_wrong(name: str) -> None:
-    """No error or warning from `check` on any failure report (none names its cause either: the causes lie
-    in the GPU, the image or wheel, the network, or the model's dimensions, which a new user's launch of a
-    local path or a name without its config.json does not show)."""
-    assert shown_codes(check(name)) == []
+BATCH = CheckBatch(CASES, CLASSES, CORRECT, OPTIONS, counts=([3, 2, 4, 0], [4, 2, 3, 0]))
+check, why = BATCH.check, BATCH.why
+globals().update(BATCH.tests())
 
 
 def test_a_diffusion_generate_command_is_not_read_as_a_server() -> None:

@@ -23,16 +23,11 @@ import pytest
 
 from argtrace.commands.why_quant import add_quantization_setting
 from tests.batches import (
-    RECONSTRUCTED,
-    case_why,
+    CheckBatch,
     finding,
     missing_cases,
-    recorded_check,
-    shown_codes,
-    table_counts,
-    unsourced,
 )
-from tests.conftest import Launch, alarms
+from tests.conftest import alarms
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_mixed38"
 
@@ -75,39 +70,9 @@ SHOWN = {
 }
 
 
-def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
-
-
-def why(name: str) -> dict[str, Any]:
-    return case_why(CASES, name)
-
-
-def test_inventory_and_counts() -> None:
-    files = {p.name for p in CASES.iterdir() if p.is_file()}
-    assert files == set(CLASSES) | set(CORRECT)
-    quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
-    assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([4, 4, 2, 0], [8, 0, 2, 0])
-
-
-def test_every_case_names_its_source() -> None:
-    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
-    for path in sorted(p for p in CASES.iterdir() if p.is_file()):
-        assert ", seen 2026-12-05: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
-    assert unsourced(CASES / "why", prefix="# https://github.com/") == []
-
-
-@pytest.mark.parametrize("name", CORRECT)
-def test_correct_launches_stay_clean(name: str) -> None:
-    assert shown_codes(check(name)) == SHOWN.get(name, [])
-
-
-@pytest.mark.parametrize("name", sorted(CLASSES))
-def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check` on any failure report: only PR008 where argtrace has no parser of the
-    release."""
-    assert shown_codes(check(name)) == SHOWN.get(name, [])
+BATCH = CheckBatch(CASES, CLASSES, CORRECT, OPTIONS, counts=([4, 4, 2, 0], [8, 0, 2, 0]), alarms=SHOWN)
+check, why = BATCH.check, BATCH.why
+globals().update(BATCH.tests())
 
 
 def test_the_old_release_warning_is_about_the_analysis() -> None:

@@ -14,21 +14,15 @@ cache); ``--gpu`` and ``--framework-version`` where the report names them. Each 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
 
 import pytest
 
 from tests.batches import (
-    RECONSTRUCTED,
-    case_why,
+    CheckBatch,
     finding,
     missing_cases,
-    recorded_check,
-    shown_codes,
-    table_counts,
-    unsourced,
 )
-from tests.conftest import Launch, alarms, run_cli
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_vllm34"
 
@@ -62,33 +56,9 @@ ALARMS = {
 }
 
 
-def check(name: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, OPTIONS.get(name, ())))
-
-
-def why(name: str) -> dict[str, Any]:
-    return case_why(CASES, name)
-
-
-def test_inventory_and_counts() -> None:
-    files = {p.name for p in CASES.iterdir() if p.is_file()}
-    assert files == set(CLASSES) | set(CORRECT)
-    quoted = {p.name.rsplit(".", 1)[0] for p in (CASES / "why").iterdir()}
-    assert quoted <= {n.rsplit(".", 1)[0] for n in CLASSES}
-    assert table_counts(CLASSES) == ([0, 3, 4, 0], [2, 2, 3, 0])
-
-
-def test_every_case_names_its_source() -> None:
-    assert unsourced(CASES, prefix=RECONSTRUCTED) == []
-    for path in sorted(p for p in CASES.iterdir() if p.is_file()):
-        assert ", seen 2026-12-05: " in path.read_text(encoding="utf-8").splitlines()[0], path.name
-    assert unsourced(CASES / "why", prefix="# https://github.com/") == []
-
-
-@pytest.mark.parametrize("name", sorted([*CLASSES, *CORRECT]))
-def test_no_alarm_is_wrong(name: str) -> None:
-    """No wrong alarm from `check`: PA062 on PR#44566's launch, PA006 on the duplicated --dtype only."""
-    assert shown_codes(check(name)) == ALARMS.get(name, [])
+BATCH = CheckBatch(CASES, CLASSES, CORRECT, OPTIONS, counts=([0, 3, 4, 0], [2, 2, 3, 0]), alarms=ALARMS)
+check, why = BATCH.check, BATCH.why
+globals().update(BATCH.tests())
 
 
 def test_pa062_names_the_release_site_and_what_it_rests_on() -> None:
