@@ -104,7 +104,7 @@ def namespace(values: Values, name: str, line: int, argv: Sequence[str]) -> dict
         return None
     at, call = found
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args and not call.keywords:
-        returned = values._returned(call.func.id)  # `args = parse_args()`, a function of the file
+        returned = values.returned(call.func.id)  # `args = parse_args()`, a function of the file
         if returned is None or returned.value is None:
             return None
         at, call = returned.lineno, returned.value
@@ -120,7 +120,7 @@ def namespace(values: Values, name: str, line: int, argv: Sequence[str]) -> dict
         parsed = parser.parse_args(list(argv))
     except _Refused as refused:
         return Unknown(name, f"the program's argparse refuses its words and exits: {refused}", line)
-    return {dest: value for dest, value in vars(parsed).items()}
+    return dict(vars(parsed))
 
 
 def _parse_args_owner(call: ast.AST) -> str | None:
@@ -174,7 +174,7 @@ def _built(values: Values, parser_name: str, line: int) -> _Parser | None:
             owner_calls.add(id(node.func.value))
             method = node.func.attr
             if method in ("add_argument", "set_defaults"):
-                if values._decided(node, node.lineno, 0) is not True:
+                if values.decided(node, node.lineno, 0) is not True:
                     return None  # an option added under a test known only when the program runs
                 calls.append((node.lineno, node.col_offset, method, node))
             elif method not in _READERS and method not in _GROUPS:

@@ -172,7 +172,7 @@ class Values:
         # per `cmd += [...]` made 20,000 of them quadratic (8 s; the fuzzers of session 28)
         owned = False
         for write_line, kind, node in before:
-            decided = self._decided(node, write_line, depth)
+            decided = self.decided(node, write_line, depth)
             if decided is False:
                 continue  # a branch the file's literals rule out
             if decided is not True:
@@ -216,11 +216,11 @@ class Values:
         if len(writes) != 1 or writes[0][1] != "set":
             return None
         written_line, _kind, node = writes[0]
-        if node is None or self._decided(node, written_line, 0) is not True:
+        if node is None or self.decided(node, written_line, 0) is not True:
             return None
         return written_line, node
 
-    def _decided(self, node: ast.AST | None, line: int, depth: int) -> bool | str:
+    def decided(self, node: ast.AST | None, line: int, depth: int) -> bool | str:
         """Whether the ``if`` tests around a write let it run: True, False, or why it is known only when
         the program runs."""
         for test, holds in self._guards.get(id(node), ()) if node is not None else ():
@@ -361,7 +361,7 @@ class Values:
                 return json.dumps(inner)
             return self._unknown(node, at)
         if isinstance(node.func, ast.Name) and not node.args and not node.keywords and depth < 8:
-            returned = self._returned(node.func.id)
+            returned = self.returned(node.func.id)
             if returned is not None:
                 # `cmd = _server_command()` of a function without parameters whose one `return` gives the
                 # list: that value, as the function's statements before the return make it
@@ -446,7 +446,7 @@ class Values:
             return list(value)
         return None
 
-    def _returned(self, name: str) -> ast.Return | None:
+    def returned(self, name: str) -> ast.Return | None:
         """The one ``return VALUE`` of the file's function ``name`` that takes no parameters; None for
         another function (parameters, several returns, a generator, defined twice)."""
         fn = self._functions.get(name)
