@@ -246,6 +246,17 @@ def test_a_compound_condition_keeps_the_method_check() -> None:
     assert groups[0]["settings"] == [{"name": "quantization", "flag": "--quantization", "method_check": True}]
 
 
+def test_a_quantization_methods_own_attribute_is_no_flag() -> None:
+    """vllm 0.33.0 modelopt_block_quant.py:297 reads `self.block_size`, the ModelOpt codec's block (K32), and
+    prints it in its message: not --block-size, the KV cache's (it was the fix, "change --block-size")."""
+    from argtrace.commands.why import explain
+
+    first = explain("ValueError: Q8_0 dense weights require BF16, K32 and N8")["matches"][0]
+    assert first["function"] == "ModelOptBlockQuantLinearMethod.create_weights"
+    assert [s["name"] for s in first["settings"]] == ["tensor_parallel_size"]
+    assert "--block-size" not in first["fix"]
+
+
 # The failure reports not in class a, with the word the cause's alarm must hold and the mechanism argtrace
 # lacks (a strict xfail: it fails until the mechanism exists).
 MISSING = {

@@ -295,6 +295,17 @@ def _request_field(read: str) -> bool:
     return len(chain) > 1 and bool(_REQUEST_ROOT.fullmatch(chain[0]))
 
 
+# a quantization method's class (vLLM's and SGLang's `...LinearMethod`, `...MoEMethod`, subclasses of
+# `QuantizeMethodBase`): its own attributes hold the checkpoint's quantization config, never a launch setting
+# (vllm 0.33.0 modelopt_block_quant.py: `self.block_size` is the codec's block, not --block-size)
+_QUANT_METHOD = re.compile(r"\w+Method\.")
+
+
+def _own_attribute(read: str, function: str) -> bool:
+    """``self.X`` read in a quantization method: the method's own state, not a setting of the same name."""
+    return read.count(".") == 1 and read.startswith("self.") and bool(_QUANT_METHOD.match(function))
+
+
 def settings_of(
     framework: str, version: str | None, reads: list[str], message: str, text: str = "", function: str = ""
 ) -> list[dict[str, Any]]:
@@ -304,6 +315,12 @@ def settings_of(
     (``Unknown vLLM environment variable detected: VLLM_X``: ``named_in_text``). A field of a configuration
     class one option takes whole is that option, with the ``fields`` read (``_sub_config``)."""
     out: list[dict[str, Any]] = []
+    own = {read for read in reads if _own_attribute(read, function)}
+    if own:  # neither read nor named: `{self.block_size}` in the message prints its value, not a flag's name
+        reads = [read for read in reads if read not in own]
+        message = re.sub(
+            r"\{(self\.\w+)[^{}]*\}", lambda m: "{}" if m.group(1) in own else m.group(0), message
+        )
 
     def add(entry: dict[str, Any], first: bool = False) -> None:
         same = next((s for s in out if s["name"] == entry["name"]), None)
