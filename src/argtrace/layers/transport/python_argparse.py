@@ -45,10 +45,13 @@ class ProgramArguments:
     def attribute(self, values: Values, node: ast.Attribute, name: str, line: int) -> Any:
         """``name.attr`` at ``line``: a literal, or :class:`Unknown`."""
         found = values.only_expression(name, line)
-        key = (name, found[0] if found is not None else -1)
-        if key not in self._parsed:
-            self._parsed[key] = namespace(values, name, line, self.argv)
-        parsed = self._parsed[key]
+        if found is None:
+            parsed: dict[str, Any] | Unknown | None = None
+        else:
+            key = (name, found[0])
+            if key not in self._parsed:
+                self._parsed[key] = namespace(values, name, found, line, self.argv)
+            parsed = self._parsed[key]
         if isinstance(parsed, Unknown):
             return Unknown(ast.unparse(node), parsed.why, line)
         if isinstance(parsed, dict) and node.attr in parsed:
@@ -94,14 +97,14 @@ class _Parser(argparse.ArgumentParser):
         return None
 
 
-def namespace(values: Values, name: str, line: int, argv: Sequence[str]) -> dict[str, Any] | Unknown | None:
-    """The attributes of ``name`` when the program sets it once from ``P.parse_args()`` (or a function of
+def namespace(
+    values: Values, name: str, found: tuple[int, ast.AST], line: int, argv: Sequence[str]
+) -> dict[str, Any] | Unknown | None:
+    """The attributes of ``name``, set once at ``found`` (``Values.only_expression``'s line and expression),
+    when the program sets it from ``P.parse_args()`` (or a function of
     the file that returns that) and the file builds ``P`` wholly from literals: dest -> value, an attribute
     left unknown as :class:`Unknown`; :class:`Unknown` when argparse refuses ``argv``; None when the parser
     is not followed (the module docstring says which)."""
-    found = values.only_expression(name, line)
-    if found is None:
-        return None
     at, call = found
     if isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and not call.args and not call.keywords:
         returned = values.returned(call.func.id)  # `args = parse_args()`, a function of the file
