@@ -197,12 +197,13 @@ def test_a_named_release_read_with_its_familys_schema_is_a_note(tmp_path: Path) 
     assert [s for s, _ in found(report, "PR008")] == ["info"]
 
 
-def test_a_named_release_read_with_another_familys_schema_still_warns(tmp_path: Path) -> None:
-    # 0.5.4 has no family here: 0.6.6.post1, the oldest bundled vLLM, stands in and its verdicts are notes
+def test_a_named_release_read_with_another_familys_schema_is_a_note(tmp_path: Path) -> None:
+    # 0.5.4 has no family here: 0.6.6.post1, the oldest bundled vLLM, stands in. That is argtrace's reach, not
+    # the launch's fault: a note (it was a warning, the only one on mixed38's correct 0.5.4 launch).
     report = check(["--framework-version", "0.5.4", "-c", "vllm serve Qwen/Qwen3-8B"], tmp_path)
     assert found(report, "PR008") == [
         (
-            "warning",
+            "info",
             "vllm 0.5.4 (requested) has no bundled parser schema; analysing with the oldest bundled one, "
             "0.6.6.post1. Flags added or removed between 0.6.6.post1 and 0.5.4 may be misjudged.",
         )

@@ -672,11 +672,10 @@ def choose_schema(
             if family
             else ("nearest older" if older else "oldest")
         )
-        # A release the user named whose family argtrace lacks is worth a warning: verdicts then rest on
-        # another family's parser and are notes. A stand-in of the release's own family speaks for it (its
-        # last patch; check.settle_report_verdicts keeps its verdicts), and one read from the evidence (an
-        # installed package, an image tag, a pip line) says what the analysis substitutes: both are notes,
-        # about argtrace's reach, not the launch (a correct launch naming 0.10.1.1 had a warning).
+        # Always a note: it is about argtrace's reach, not the launch. A stand-in of the release's own family
+        # speaks for it (its last patch; check.settle_report_verdicts keeps its verdicts); another family's
+        # stand-in caps what the parser says at a warning that names the assumption. A correct launch of a
+        # release older than every bundled one (vLLM 0.5.4, mixed38) or naming 0.10.1.1 had a warning here.
         if family:
             analysing = f"analysing with {used}, the bundled release of its family ({kind})"
         else:
@@ -688,7 +687,7 @@ def choose_schema(
                 f"{'' if older and not family else f' and {version}'} may be misjudged.",
                 at=at,
                 fix=f"pass --framework-version with one of: {', '.join(versions)}",
-                severity=None if why == "requested" and not family else "info",
+                severity="info",
             )
         )
         return load_schema(framework, used), source, findings

@@ -125,13 +125,13 @@ PR_NO_INTERPRETER = Rule(
 PR_VERSION_NOT_BUNDLED = Rule(
     code="PR008",
     layer="process",
-    severity="warning",
+    severity="info",
     title="Framework version without a bundled schema",
     rationale="argtrace analyses with the bundled parser schema of the release's family (vLLM's minor, "
     "SGLang's 0.5.N: the last patch is bundled), else the nearest older one; flags added or removed in "
-    "between may be misjudged, and what the parser says then rests on that stand-in (a warning at most). "
-    "A note when the stand-in is of the release's own family or the release was read from the evidence; "
-    "a warning when a release named with --framework-version is read with another family's schema.",
+    "between may be misjudged, and what the parser says then rests on that stand-in (a warning at most, "
+    "naming it). A note, about argtrace's reach rather than the launch: a correct launch of a release "
+    "older or newer than every bundled one gets no warning.",
     fix="pass --framework-version with a bundled version",
     example=_c(_SG, ("--framework-version", "0.3.6")),
     correct=_c(_SG, _SG10),
