@@ -6,6 +6,8 @@ stand-in saw, without running anything itself."""
 
 from __future__ import annotations
 
+import json
+import os
 import subprocess
 import sys
 import time
@@ -271,3 +273,59 @@ def test_a_child_given_an_argument_not_known_here_is_still_read(stand_in: Path) 
         assert [w.text for w in server.argv[1:5]] == argv
         said = [f.message for f in result.findings if f.code == "SH018"]
         assert said[0].endswith(reason.format(program)), said
+
+
+OFFLINE = (
+    "from vllm import LLM\n"
+    'llm = LLM(model="Qwen/Qwen3-8B", tensor_parallel_size=2)\n'
+    'print(llm.generate(["hi"]))\n'
+)
+
+
+def test_an_engine_in_the_program_runs_in_the_interpreter_the_script_names(tmp_path: Path) -> None:
+    """``LLM(...)`` runs vLLM in the program's own process: the release is the one installed for the
+    interpreter the script runs the program with (here a real virtual environment holding vllm 0.30.0's
+    metadata). It was written as ``vllm serve``, looked up on PATH: PR007 said `vllm` is not found, and the
+    installed release was not read."""
+    import venv
+
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=False, symlinks=True).create(env_dir)
+    (site,) = env_dir.glob("lib/python*/site-packages")
+    (site / "vllm-0.30.0.dist-info").mkdir()
+    (site / "vllm-0.30.0.dist-info" / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: vllm\nVersion: 0.30.0\n"
+    )
+    (tmp_path / "offline.py").write_text(OFFLINE)
+    python = str(env_dir / "bin" / "python")
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "argtrace",
+            "check",
+            "--format",
+            "json",
+            "--no-resolve",
+            "-c",
+            f"{python} offline.py",
+        ],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "ARGTRACE_CACHE_DIR": str(tmp_path / "cache"), "ARGTRACE_WARM": "0"},
+    )
+    report = json.loads(done.stdout)
+    assert (report["framework"]["version"], report["framework"]["source"]) == ("0.30.0", "installed")
+    (server,) = report["servers"]
+    assert server["argv"] == [
+        python,
+        "-m",
+        "vllm.entrypoints.cli.main",
+        "serve",
+        "Qwen/Qwen3-8B",
+        "--tensor-parallel-size",
+        "2",
+    ]
+    assert [f["code"] for f in report["findings"] if f["code"].startswith("PR")] == []

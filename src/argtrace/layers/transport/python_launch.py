@@ -73,6 +73,10 @@ _EXEC_FUNCS = {"os.execv", "os.execvp", "os.execve", "os.execvpe"}
 _VLLM_CLASSES = {"LLM", "EngineArgs", "AsyncEngineArgs"}
 _SGLANG_CLASSES = {"Engine", "ServerArgs", "Runtime"}
 _ENTRY = {"sglang": ["python3", "-m", "sglang.launch_server"], "vllm": ["vllm", "serve"]}
+# The same server started in the program's own interpreter, when the script names it: the release is the
+# one installed there (vLLM's console script `vllm` is `vllm.entrypoints.cli.main:main`, its pyproject's
+# [project.scripts]); `vllm serve` would be looked up on PATH instead, and PR007 said `vllm` is not found.
+_IN_PROCESS = {"sglang": ["-m", "sglang.launch_server"], "vllm": ["-m", "vllm.entrypoints.cli.main", "serve"]}
 _TOKEN = re.compile(r"\x00(\d+)\x00")
 
 
@@ -457,6 +461,14 @@ class _Reader:
                 return None
         return node.func.value.value.join(words)
 
+    def _entry(self, framework: str) -> list[str]:
+        """The command words of a server this program runs in its own process (``LLM(...)``,
+        ``Engine(...)``, ``prepare_server_args``): its interpreter's, when the script that runs the program
+        names it."""
+        if self.interpreter:
+            return [self.interpreter, *_IN_PROCESS[framework]]
+        return list(_ENTRY[framework])
+
     # -- SGLang's helpers -------------------------------------------------------------------------------
 
     def _prepare_server_args(self, call: ast.Call, name: str) -> None:
@@ -468,7 +480,7 @@ class _Reader:
         if not isinstance(value, (list, tuple)) or not all(isinstance(w, (str, Unknown)) for w in value):
             return  # sys.argv[1:] or a value built when it runs: the program's own arguments, not read here
         words = [self._word(w, call.lineno) for w in value]
-        self._command(call, name, " ".join([*_ENTRY["sglang"], *words]), False)
+        self._command(call, name, " ".join([*self._entry("sglang"), *words]), False)
 
     def _launch_server_cmd(self, call: ast.Call, name: str) -> None:
         node = self._arg(call, 0, "command")
@@ -592,7 +604,7 @@ class _Reader:
                 inner = self._dotted(keyword.value.func)
                 if inner is not None and inner.rsplit(".", 1)[-1] in ("ServerArgs", "EngineArgs"):
                     self.nested.add(id(keyword.value))
-        entry: list[str] = list(_ENTRY[framework])
+        entry = self._entry(framework)
         words: list[str] = [shlex.quote(w) for w in entry]
         pairs: list[tuple[str, Any, ast.AST]] = []
         if call.args:
