@@ -92,12 +92,13 @@ def one_line(text: str, width: int) -> str:
 
 # Findings about argtrace's own reach, not about the launch: PR008, the named release is read with its
 # family's bundled stand-in; PR011, nothing shows the release (the header says which one was read);
-# PR007, the launcher is not on this machine's PATH; RS004, resolution was skipped. Ranked before the
+# PR007, the launcher is not on this machine's PATH; RS004, resolution was skipped; SH040, a server start
+# through a program argtrace does not follow. Ranked before the
 # launch's own findings by their layer (process), they pushed the launch's own finding down the first
 # screen (bench/first_screens.py, docs/real_cases.md "First screens of the earlier batches"); beside an
 # error or a warning the ``info`` ones are one line together (``reach_line``): on the class-a real
 # cases they were most of the info headlines beside an alarm (bench/first_screen_audit.py).
-ABOUT_THE_ANALYSIS = frozenset({"MM003", "PR007", "PR008", "PR011", "RS004"})
+ABOUT_THE_ANALYSIS = frozenset({"MM003", "PR007", "PR008", "PR011", "RS004", "SH040"})
 
 
 def severity_rank(finding: Mapping[str, Any]) -> int:

@@ -249,10 +249,10 @@ def _section_view(name: str) -> Callable[[Any], Any] | None:
     return view if callable(view) else None
 
 
-# check.py's note for a launch with no server; the text leaves it out when SH019 or TP104 says so (JSON keeps
-# it).
+# check.py's note for a launch with no server; the text leaves it out when SH019 or TP104 says so, or SH040
+# says a start was found and not followed (the note contradicted it; JSON keeps it).
 NO_SERVER_NOTE = "no SGLang or vLLM server start was found in "
-NO_SERVER_CODES = frozenset({"SH019", "TP104"})
+NO_SERVER_CODES = frozenset({"SH019", "SH040", "TP104"})
 # Commands whose notes follow their sections: ``why``'s notes repeat what its view opens with (no site
 # matches well, none at all) and stood above the answer (bench/first_screens_log_why.py).
 NOTES_LAST = frozenset({"why"})
@@ -356,7 +356,7 @@ def _render_notes(data: Mapping[str, Any], console: Console) -> None:
     said = {f.get("code") for f in data.get("findings") or []}
     for note in data.get("notes") or []:
         if said & NO_SERVER_CODES and note.startswith(NO_SERVER_NOTE):
-            continue  # SH019 (or TP104: the tool stops before any server) on the diagnosis says it already
+            continue  # SH019 (TP104: the tool stops before any server; SH040) on the diagnosis says it already
         console.print(Text(f"note: {note}", style="dim"))
 
 

@@ -11,16 +11,17 @@ _SERVER = "python3 -m sglang.launch_server --model-path /models/qwen"
 SH040 = Rule(
     code="SH040",
     layer="shell",
-    severity="warning",
+    severity="info",
     title="A server start argtrace does not follow",
     rationale=(
         "The command looks like it starts a server (`python -m sglang.launch_server`, `vllm serve`, "
         "`python -m sglang_router.launch_router`...) but runs it through a program or entrypoint argtrace "
         "does not read (`mpirun`, `ray job submit`, `docker exec`, `kubectl exec`, the SGLang router run "
         "alone): its arguments and environment are not checked. This is not "
-        '"no server found": the server may well start, unchecked. (`nsys profile`/`nsys launch` are followed '
-        "when their switches are written as the Nsight Systems guide writes them: `-s VALUE`, "
-        "`--sample=VALUE`.)"
+        '"no server found": the server may well start, unchecked. A note, about argtrace\'s reach: it says '
+        "nothing is known of that start, not that it fails (a correct launch through such a program got a "
+        "warning). (`nsys profile`/`nsys launch` are followed when their switches are written as the Nsight "
+        "Systems guide writes them: `-s VALUE`, `--sample=VALUE`.)"
     ),
     fix="Check the server command itself (`argtrace check -c '...'`), or start it directly in the script.",
     example=Example(
