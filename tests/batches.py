@@ -416,6 +416,94 @@ class CheckBatch:
         return {name: test for name, test in locals().items() if name.startswith("test_")}
 
 
+# --- the correct-launch sweeps (tests/test_real_cases_fa33.py on) ------------------------------------------
+
+
+@dataclass(frozen=True)
+class SweepBatch:
+    """A sweep of correct launches (tests/test_real_cases_fa33.py on): its reconstructed inputs under
+    ``cases``, each checked as a new user with no options. ``clean``: launch -> servers found, each with no
+    error or warning; ``kept``: launch -> (servers, the exact (code, severity, message) of the errors and
+    warnings it keeps, true for the launch as its source writes it); ``not_read``: launches read as no
+    server, and so with no alarm; ``missed``: launch -> what argtrace lacks to read it (a strict xfail);
+    ``others``: the batch's other files (what a case sources or runs, cases its module asserts on its own).
+    Every file names its source in its first three lines after ``header`` (a Markdown page's header is an
+    HTML comment)."""
+
+    cases: Path
+    clean: Mapping[str, int]
+    kept: Mapping[str, tuple[int, list[tuple[str, str, str]]]] = dataclass_field(default_factory=dict)
+    not_read: tuple[str, ...] = ()
+    missed: Mapping[str, str] = dataclass_field(default_factory=dict)
+    others: tuple[str, ...] = ()
+    header: str = "Reconstructed (not copied) after https://"
+    # the name the kept launches' test has in the batch (fa35 named it for its cases)
+    kept_test: str = "test_a_launch_the_source_breaks_keeps_its_findings"
+
+    def report(self, name: str, *options: str) -> dict[str, Any]:
+        """``argtrace check --format json`` on launch ``name`` as a new user runs it, once per worker."""
+        return recorded_check(self.cases, Launch(name, tuple(options)))
+
+    def tests(self) -> dict[str, Any]:
+        """The tests every sweep runs, by the names the sweeps gave them (a group with no rows is left out,
+        so no empty parametrisation is collected); a sweep module takes them with
+        ``globals().update(BATCH.tests())``."""
+        batch = self
+
+        def test_every_case_is_listed_and_names_its_source() -> None:
+            files = sorted(str(p.relative_to(batch.cases)) for p in batch.cases.rglob("*") if p.is_file())
+            listed = [*batch.clean, *batch.kept, *batch.not_read, *batch.missed, *batch.others]
+            assert files == sorted(listed)
+            for name in files:
+                lines = (batch.cases / name).read_text(encoding="utf-8").splitlines()
+                prefix = "<!-- " if name.endswith(".md") else "# "
+                assert any(line.startswith(prefix + batch.header) for line in lines[:3]), name
+
+        @pytest.mark.parametrize("name", sorted(batch.clean))
+        def test_a_correct_launch_gets_no_error_or_warning(name: str) -> None:
+            report = batch.report(name)
+            assert len(report["servers"]) == batch.clean[name]
+            assert alarms(report) == []
+
+        @pytest.mark.parametrize("name", list(batch.not_read))
+        def test_a_launch_not_read_says_nothing_wrong(name: str) -> None:
+            report = batch.report(name)
+            assert report["servers"] == [] and alarms(report) == []
+
+        @pytest.mark.parametrize("name", sorted(batch.kept))
+        def test_a_launch_the_source_breaks_keeps_its_findings(name: str) -> None:
+            report = batch.report(name)
+            servers, said = batch.kept[name]
+            assert len(report["servers"]) == servers
+            assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == said
+
+        @pytest.mark.parametrize(
+            "name",
+            [
+                pytest.param(name, marks=pytest.mark.xfail(strict=True, reason=batch.missed[name]))
+                for name in sorted(batch.missed)
+            ],
+        )
+        def test_a_correct_launch_not_read_yet(name: str) -> None:
+            report = batch.report(name)
+            assert report["servers"] and alarms(report) == []
+
+        groups = {
+            "test_a_launch_not_read_says_nothing_wrong": batch.not_read,
+            "test_a_launch_the_source_breaks_keeps_its_findings": batch.kept,
+            "test_a_correct_launch_not_read_yet": batch.missed,
+        }
+        found = {
+            name: test
+            for name, test in locals().items()
+            if name.startswith("test_") and (name not in groups or groups[name])
+        }
+        if batch.kept:
+            found[batch.kept_test] = found.pop("test_a_launch_the_source_breaks_keeps_its_findings")
+            found[batch.kept_test].__name__ = batch.kept_test
+        return found
+
+
 def check_case(
     cases: Path, name: str, options: tuple[str, ...] = (), script_args: tuple[str, ...] = ()
 ) -> dict[str, Any]:

@@ -18,8 +18,8 @@ from typing import Any
 
 import pytest
 
-from tests.batches import recorded_check
-from tests.conftest import Launch, alarms, run_cli
+from tests.batches import SweepBatch
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_fa33"
 
@@ -55,29 +55,9 @@ SUPPORT = ["kempner_workshop_multinode/init_cluster.sh", "localdeploy_qwen3_code
 _HEADER = "Reconstructed (not copied) after https://github.com/"
 
 
-def report_of(name: str, *options: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, tuple(options)))
-
-
-def test_every_case_is_listed_and_names_its_source() -> None:
-    files = sorted(str(p.relative_to(CASES)) for p in CASES.rglob("*") if p.is_file())
-    assert files == sorted([*CLEAN, *NOT_READ, _DBO, *SUPPORT])
-    for name in files:
-        lines = (CASES / name).read_text(encoding="utf-8").splitlines()
-        assert any(line.startswith("# " + _HEADER) for line in lines[:3]), name
-
-
-@pytest.mark.parametrize("name", sorted(CLEAN))
-def test_a_correct_launch_gets_no_error_or_warning(name: str) -> None:
-    report = report_of(name)
-    assert len(report["servers"]) == CLEAN[name]
-    assert alarms(report) == []
-
-
-@pytest.mark.parametrize("name", NOT_READ)
-def test_a_launch_not_read_says_nothing_wrong(name: str) -> None:
-    report = report_of(name)
-    assert report["servers"] == [] and alarms(report) == []
+BATCH = SweepBatch(CASES, CLEAN, not_read=tuple(NOT_READ), others=(_DBO, *SUPPORT), header=_HEADER)
+report_of = BATCH.report
+globals().update(BATCH.tests())
 
 
 def test_the_dbo_flags_are_refused_by_the_release_the_image_pins() -> None:

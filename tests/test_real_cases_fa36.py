@@ -19,8 +19,8 @@ from typing import Any
 
 import pytest
 
-from tests.batches import recorded_check
-from tests.conftest import Launch, alarms, run_cli
+from tests.batches import SweepBatch
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_fa36"
 
@@ -98,32 +98,9 @@ SUPPORT = ["techpreacher_spark_cluster/cluster/lib.sh", "techpreacher_spark_clus
 _HEADER = "Reconstructed (not copied) after https://"
 
 
-def report_of(name: str, *options: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, tuple(options)))
-
-
-def test_every_case_is_listed_and_names_its_source() -> None:
-    files = sorted(str(p.relative_to(CASES)) for p in CASES.rglob("*") if p.is_file())
-    assert files == sorted([*CLEAN, *KEPT, *SUPPORT])
-    for name in files:
-        lines = (CASES / name).read_text(encoding="utf-8").splitlines()
-        prefix = "<!-- " if name.endswith(".md") else "# "
-        assert any(line.startswith(prefix + _HEADER) for line in lines[:3]), name
-
-
-@pytest.mark.parametrize("name", sorted(CLEAN))
-def test_a_correct_launch_gets_no_error_or_warning(name: str) -> None:
-    report = report_of(name)
-    assert len(report["servers"]) == CLEAN[name]
-    assert alarms(report) == []
-
-
-@pytest.mark.parametrize("name", sorted(KEPT))
-def test_a_launch_the_source_breaks_keeps_its_findings(name: str) -> None:
-    report = report_of(name)
-    servers, said = KEPT[name]
-    assert len(report["servers"]) == servers
-    assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == said
+BATCH = SweepBatch(CASES, CLEAN, kept=KEPT, others=tuple(SUPPORT))
+report_of = BATCH.report
+globals().update(BATCH.tests())
 
 
 def test_the_amd_pages_first_launch_runs_through_its_alias() -> None:

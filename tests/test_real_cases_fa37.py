@@ -20,8 +20,8 @@ from typing import Any
 import pytest
 
 from argtrace.frameworks.detect import detect_server
-from tests.batches import recorded_check
-from tests.conftest import Launch, alarms, run_cli
+from tests.batches import SweepBatch
+from tests.conftest import alarms, run_cli
 
 CASES = Path(__file__).resolve().parent / "data" / "real_cases_fa37"
 
@@ -144,41 +144,9 @@ MISSED: dict[str, str] = {
 _HEADER = "Reconstructed (not copied) after https://"
 
 
-def report_of(name: str, *options: str) -> dict[str, Any]:
-    return recorded_check(CASES, Launch(name, tuple(options)))
-
-
-def test_every_case_is_listed_and_names_its_source() -> None:
-    files = sorted(str(p.relative_to(CASES)) for p in CASES.rglob("*") if p.is_file())
-    assert files == sorted([*CLEAN, *KEPT, *MISSED])
-    for name in files:
-        lines = (CASES / name).read_text(encoding="utf-8").splitlines()
-        prefix = "<!-- " if name.endswith(".md") else "# "
-        assert any(line.startswith(prefix + _HEADER) for line in lines[:3]), name
-
-
-@pytest.mark.parametrize("name", sorted(CLEAN))
-def test_a_correct_launch_gets_no_error_or_warning(name: str) -> None:
-    report = report_of(name)
-    assert len(report["servers"]) == CLEAN[name]
-    assert alarms(report) == []
-
-
-@pytest.mark.parametrize("name", sorted(KEPT))
-def test_a_launch_the_source_breaks_keeps_its_findings(name: str) -> None:
-    report = report_of(name)
-    servers, said = KEPT[name]
-    assert len(report["servers"]) == servers
-    assert [(f["code"], f["severity"], f["message"]) for f in alarms(report)] == said
-
-
-@pytest.mark.parametrize("name", sorted(MISSED))
-@pytest.mark.xfail(
-    strict=True, reason="a correct launch argtrace does not read yet (docs/real_cases.md, fa37)"
-)
-def test_a_correct_launch_not_read_yet(name: str) -> None:
-    report = report_of(name)
-    assert report["servers"] and alarms(report) == []
+BATCH = SweepBatch(CASES, CLEAN, kept=KEPT, missed=MISSED)
+report_of = BATCH.report
+globals().update(BATCH.tests())
 
 
 # --- uvx (uv tool run) runs the package's command ---------------------------------------------------------

@@ -152,6 +152,9 @@ class Placement:
     deployer: str | None = None
     deployer_assumed: str | None = None
     alternative_argv: tuple[str, ...] | None = None
+    # the server whose pods this role's are, when a manifest gives one multi-node server's roles their own
+    # pod specs (OME's engine leader and worker: both the "engine", one LeaderWorkerSet group)
+    group: str | None = None
 
 
 @dataclass(frozen=True)

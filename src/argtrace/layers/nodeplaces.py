@@ -95,7 +95,9 @@ def carrier_fields(
             out["carrier_group"] = f"{placement.kind} {placement.name}"
         elif placement.nodes is not None and placement.nodes > 1:
             resource = f"{placement.kind} {placement.name}"
-            out["carrier_group"] = f"{resource}/{placement.role}" if placement.role else resource
+            # an OME engine's leader and worker are two roles of one server: its group, not each role
+            part = placement.group or placement.role
+            out["carrier_group"] = f"{resource}/{part}" if part else resource
         out["label"] = placement.pod or "/".join(p for p in (placement.name, placement.role) if p)
     on_node = server.env.get("SLURM_GPUS_ON_NODE")
     # the batch shell has the job's SLURM_GPUS_ON_NODE too (layers/slurm.py batch_environment), and an srun

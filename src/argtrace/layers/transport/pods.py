@@ -454,7 +454,14 @@ def _ome(kind: str, name: str, spec: Any) -> list[PodSpec]:
                 injected["LWS_GROUP_SIZE"] = str(nodes) if nodes is not None else None
                 injected["LWS_WORKER_INDEX"] = index
             copies = 1 if index == "0" else size
-            placement = Placement(kind, name, role=pod_role, replicas=copies, nodes=nodes if worker else None)
+            placement = Placement(
+                kind,
+                name,
+                role=pod_role,
+                replicas=copies,
+                nodes=nodes if worker else None,
+                group=role if worker else None,
+            )
             out.append(PodSpec(node, placement, injected, extra_containers=(runner,)))
     if not out and kind in ("ServingRuntime", "ClusterServingRuntime"):
         # OME's runtimes of the first shape: KServe's, `spec.containers` (MODEL_PATH set there as well)
