@@ -20,6 +20,7 @@ import json
 import re
 from collections import defaultdict
 from collections.abc import Callable, Mapping
+from functools import lru_cache
 
 from argtrace import safe_json
 from argtrace.frameworks.argv import (
@@ -717,8 +718,50 @@ def parse_dataclass_json(val: str) -> Any:
     return value
 
 
-def parse_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
+@lru_cache(maxsize=1)
+def _kvs_fallbacks() -> dict[str, str]:
+    from argtrace.package_data import package_file
+
+    path = package_file("frameworks/data/vllm_kvs_fallback.json")
+    releases = json.loads(path.read_text(encoding="utf-8"))["releases"]
+    return {r: str(e["fallback"]["pattern"]) for r, e in releases.items() if e.get("fallback")}
+
+
+def kvs_fallback(release: str) -> str | None:
+    """The pattern a JSON value must match in ``release`` before its converter hands it to ``nullable_kvs``
+    instead (vLLM 0.8.5-0.9.x: ``image=10`` for ``{"image": 10}``); None when the release has no such
+    fallback or is not read (``data/vllm_kvs_fallback.json``, scripts/gen_vllm_kvs_fallback.py)."""
+    return _kvs_fallbacks().get(release)
+
+
+def nullable_kvs(val: str) -> dict[str, int]:
+    """vLLM 0.9.2's ``nullable_kvs`` (``vllm/engine/arg_utils.py:92``; the generator checks every release
+    with the fallback has these statements): ``image=10,video=0`` -> ``{"image": 10, "video": 0}``."""
+    out_dict: dict[str, int] = {}
+    for item in val.split(","):
+        kv_parts = [part.lower().strip() for part in item.split("=")]
+        if len(kv_parts) != 2:
+            raise argparse.ArgumentTypeError("Each item should be in the form KEY=VALUE")
+        key, value = kv_parts
+        try:
+            parsed_value = int(value)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(f"Failed to parse value of item {key}={value}") from exc
+        if key in out_dict and out_dict[key] != parsed_value:
+            raise argparse.ArgumentTypeError(f"Conflicting values specified for key: {key}")
+        out_dict[key] = parsed_value
+    return out_dict
+
+
+def parse_type(return_type: Callable[[str], Any], release: str | None = None) -> Callable[[str], Any]:
+    """vLLM's ``parse_type`` closure; ``release``: the release whose fallback for a JSON value not written as
+    an object is asked when such a value comes (``kvs_fallback``: read only then)."""
+
     def _parse_type(val: str) -> Any:
+        if release is not None and return_type is safe_json.loads:
+            pattern = kvs_fallback(release)
+            if pattern is not None and not re.match(pattern, val):
+                return nullable_kvs(val)
         try:
             return return_type(val)
         except ValueError as e:
@@ -730,11 +773,11 @@ def parse_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
     return _parse_type
 
 
-def optional_type(return_type: Callable[[str], Any]) -> Callable[[str], Any]:
+def optional_type(return_type: Callable[[str], Any], release: str | None = None) -> Callable[[str], Any]:
     def _optional_type(val: str) -> Any:
         if val == "" or val == "None":
             return None
-        return parse_type(return_type)(val)
+        return parse_type(return_type, release)(val)
 
     return _optional_type
 

@@ -356,7 +356,7 @@ def _render_notes(data: Mapping[str, Any], console: Console) -> None:
     said = {f.get("code") for f in data.get("findings") or []}
     for note in data.get("notes") or []:
         if said & NO_SERVER_CODES and note.startswith(NO_SERVER_NOTE):
-            continue  # SH019 (TP104: the tool stops before any server; SH040) on the diagnosis says it already
+            continue  # SH019, SH040 or TP104 (the tool stops before any server) says it already
         console.print(Text(f"note: {note}", style="dim"))
 
 

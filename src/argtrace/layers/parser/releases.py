@@ -174,8 +174,8 @@ def taken_by_the_other_neighbour(
     when the stand-in is newer, the nearest newer one when it is older) does with ``value``, when it may
     take it: its converter is another than the stand-in's and takes the value, or is one argtrace does not
     reproduce. The requested release then lies between two bundled releases that may disagree on the value,
-    so the stand-in's refusal is not its verdict (vllm#17250: 0.8.4 between 0.7.3, whose ``nullable_kvs``
-    reads ``image=3,video=0``, and 0.8.5.post1, whose ``json.loads`` refuses it). ``None`` when there is no
+    so the stand-in's refusal is not its verdict (a release between 0.7.3, whose ``nullable_kvs`` reads
+    ``image=3,video=0``, and a stand-in whose ``json.loads`` refuses it). ``None`` when there is no
     such release, it lacks the option or has the stand-in's converter, or its converter refuses the value."""
     import argparse
 

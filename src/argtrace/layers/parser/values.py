@@ -61,9 +61,9 @@ def _python_converter(type_name: str | None, schema: Schema) -> tuple[Callable[[
             from argtrace.frameworks import vllm
 
             if outer.endswith("._optional_type"):
-                return vllm.optional_type(inner or str), known
+                return vllm.optional_type(inner or str, schema.version), known
             if outer.endswith("._parse_type"):
-                return vllm.parse_type(inner or str), known
+                return vllm.parse_type(inner or str, schema.version), known
             return vllm.parse_dataclass_json, True
         return None, False
     if type_name.endswith(".parse_dataclass"):
@@ -123,9 +123,9 @@ def _infer_closure(spec: OptionSpec, schema: Schema) -> tuple[Callable[[str], An
     else:
         return None, False
     if t.endswith("._optional_type"):
-        return vllm.optional_type(inner), True
+        return vllm.optional_type(inner, schema.version), True
     if t.endswith("._parse_type"):
-        return vllm.parse_type(inner), True
+        return vllm.parse_type(inner, schema.version), True
     return None, False
 
 
