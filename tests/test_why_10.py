@@ -32,6 +32,7 @@ from argtrace.commands.why_library import library_settings
 from argtrace.commands.why_oom import holders
 from argtrace.commands.why_unrecognized import _python_options, foreign_program, origin_of_parser
 from argtrace.layers.log.sites import _flags_in_placeholders
+from argtrace.resolver.message_store import LIBRARY_MODULES
 from tests.batches import WhyCase, assert_why_gives, batch_grades, recorded_why
 from tests.conftest import quoted_text, quoted_url
 
@@ -52,7 +53,10 @@ def _why(name: str) -> dict[str, Any]:
 # --- transformers' AutoConfig, an indexed library ------------------------------------------------------
 def test_the_transformers_store_holds_autoconfig_of_three_releases() -> None:
     store = json.loads(gzip.decompress((STORE / "transformers.json.gz").read_bytes()))
-    assert (store["library"], store["modules"]) == (True, ["transformers/models/auto/configuration_auto.py"])
+    # the modules indexed, as the generator records them (since mixed40 also AutoImageProcessor's and
+    # ProcessorMixin's, resolver/message_store.py's LIBRARY_MODULES)
+    assert (store["library"], store["modules"]) == (True, list(LIBRARY_MODULES["transformers"]))
+    assert store["modules"][0] == "transformers/models/auto/configuration_auto.py"
     assert sorted(store["releases"]) == ["4.51.3", "4.57.6", "5.23.0"]
     unrecognized = [s for s in store["sites"] if s["p"][0] == "Unrecognized model in "]
     assert [(s["fn"], s["p"][1], s["at"]) for s in unrecognized] == [

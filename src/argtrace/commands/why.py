@@ -548,9 +548,9 @@ def explain(
     )
     from argtrace.commands.why_call import call_error, keep_callee_sites
     from argtrace.commands.why_context import context_first, of_the_texts_framework
-    from argtrace.commands.why_library import one_file_lookup
+    from argtrace.commands.why_library import one_file_lookup, processor_part_fix
 
-    groups = one_file_lookup(groups, text)
+    groups = processor_part_fix(one_file_lookup(groups, text), text)
     from argtrace.commands.why_shell import drop_word_matches, shell_error
 
     groups = context_first(groups, text, by_coverage=not prefer)  # twins of one message: the text's words

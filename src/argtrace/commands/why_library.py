@@ -84,6 +84,31 @@ _LIBRARY_VALUES = {
         "format needs its format's loader), or a transformers release that knows its model_type",
     ),
 }
+# The same placeholder in another message of the library, which says another file is read: the first entry
+# whose words the message's literal text holds wins over ``_LIBRARY_VALUES``. transformers'
+# AutoImageProcessor.from_pretrained (models/auto/image_processing_auto.py) takes the image processor class
+# from preprocessor_config.json's image_processor_type, else from config.json's model_type; proxy-lite#25: a
+# Qwen2.5-VL fine-tune whose preprocessor_config.json names a class the installed transformers lacks
+_LIBRARY_VALUES_BY_MESSAGE = {
+    ("transformers", "pretrained_model_name_or_path", "image processor"): LibraryValue(
+        "transformers reads that directory's or repo's preprocessor_config.json (its image_processor_type) "
+        "and config.json (its model_type) and knows no image processor class by those names",
+        "a transformers release that has the image processor class the model's preprocessor_config.json "
+        "names (the framework release's requirements name the range), or the model's updated "
+        "preprocessor_config.json (an image_processor_type this release has); a directory without "
+        "preprocessor_config.json is not the model's own",
+    ),
+}
+
+
+def _library_value(library: str, name: str, parts: Sequence[Any]) -> LibraryValue | None:
+    """What a library's placeholder stands for in this message: the entry for its words, else the one for
+    the placeholder."""
+    words = " ".join(p for p in parts if isinstance(p, str)).lower()
+    for (lib, key, marker), known in _LIBRARY_VALUES_BY_MESSAGE.items():
+        if (lib, key) == (library, name) and marker in words:
+            return known
+    return _LIBRARY_VALUES.get((library, name))
 
 
 # a frame of a call that asks for one file of a model (vLLM's get_hf_file_to_dict), not for the model folder
@@ -155,8 +180,9 @@ def library_settings(
 
     values = placeholder_values(parts, text)
     out: list[dict[str, Any]] = []
-    for (lib, name), known in _LIBRARY_VALUES.items():
-        if lib != library or name not in values:
+    for lib, name in _LIBRARY_VALUES:
+        known = _library_value(lib, name, parts)
+        if lib != library or name not in values or known is None:
             continue
         value = values[name].strip().strip("'\"")
         if not value.startswith(known.prefix):
@@ -223,4 +249,33 @@ def one_file_lookup(groups: list[dict[str, Any]], text: str) -> list[dict[str, A
             fix = str(group.get("fix") or "")
             group["fix"] = fix.replace(setting["how"], shaped[0]).replace(setting["fix"], shaped[1])
             setting["how"], setting["fix"] = shaped
+    return groups
+
+
+# transformers' ProcessorMixin checks each part it is given against the class its processor names
+# (processing_utils.py: ProcessorMixin.__init__ in 4.51.3, check_argument_for_proper_class in 4.57.6-5.23.0):
+# "Received a Qwen2VLImageProcessorFast for argument image_processor, but a Qwen2VLImageProcessor was
+# expected" (vllm#20855, Qwen2.5-Omni#333: a transformers release that loads the fast image processor by
+# default, under a model processor made for the slow one; the threads' fix: the transformers release the
+# model and framework were made for)
+_PROCESSOR_PART = re.compile(r"Received an? (\w+) for argument (\w+), but an? (\w+) was expected")
+_PROCESSOR_CHECKS = ("ProcessorMixin.__init__", "ProcessorMixin.check_argument_for_proper_class")
+
+
+def processor_part_fix(groups: list[dict[str, Any]], text: str) -> list[dict[str, Any]]:
+    """transformers' refusal of a processor's part: the part was built by another class than the processor
+    expects, which the installed transformers release decides (Auto* classes pick the fast or slow one), not
+    a server setting; the fix is a release that fits. ``groups`` is changed in place."""
+    found = _PROCESSOR_PART.search(" ".join(text.split()))
+    for group in groups:
+        if group.get("framework") != "transformers" or group.get("function") not in _PROCESSOR_CHECKS:
+            continue
+        given, part, wanted = found.groups() if found else ("another class", "a part", "the class it names")
+        group["fix"] = (
+            f"transformers built the processor's {part} as {given} where the model's processor class expects "
+            f"{wanted}, which the installed transformers release decides (its Auto* classes pick the fast or "
+            "the slow one), not a server setting: install the transformers release the framework release "
+            "and the model were made for (the framework release's requirements name the range), or the "
+            "framework release made for the installed transformers"
+        )
     return groups

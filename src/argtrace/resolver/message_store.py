@@ -52,9 +52,16 @@ LIBRARY_MODULES: dict[str, tuple[str, ...]] = {
     # architecture"); both frameworks load every model's configuration through it. AutoTokenizer likewise:
     # the tokenizer setting's (or the model's) tokenizer_config.json names a class this release lacks
     # (vllm#36585's "Tokenizer class TokenizersBackend does not exist or is not currently imported.")
+    # AutoImageProcessor likewise (proxy-lite#25's "Unrecognized image processor in X": a
+    # preprocessor_config.json naming an image processor class this release removed), and ProcessorMixin's
+    # check of the processor's parts (vllm#20855's "Received a Qwen2VLImageProcessorFast for argument
+    # image_processor, but a Qwen2VLImageProcessor was expected": a transformers release the model's
+    # processor was not made for)
     "transformers": (
         "transformers/models/auto/configuration_auto.py",
         "transformers/models/auto/tokenization_auto.py",
+        "transformers/models/auto/image_processing_auto.py",
+        "transformers/processing_utils.py",
     ),
 }
 

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/intel/llm-scaler/issues/184 (2025-12-02, open), seen 2026-12-05: a correct launch: the same stand-in without --allowed-local-media-path, the fix the issue names.
+python3 -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-VL-7B-Instruct --served-model-name Qwen2.5-VL-7B-Instruct --dtype float16 --port 8000 --max-model-len 8192 --trust-remote-code

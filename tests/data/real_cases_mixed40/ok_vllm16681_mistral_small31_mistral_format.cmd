@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/16681 (2025-04-15, open), seen 2026-12-05: a correct launch: the maintainer's command, all three mistral-format settings.
+vllm serve mistralai/Mistral-Small-3.1-24B-Instruct-2503 --tokenizer_mode mistral --config_format mistral --load_format mistral --tool-call-parser mistral --enable-auto-tool-choice --limit_mm_per_prompt 'image=10'

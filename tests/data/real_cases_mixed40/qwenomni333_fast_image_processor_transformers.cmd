@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/QwenLM/Qwen2.5-Omni/issues/333 (2025-07-12, open), seen 2026-12-05: the same error at start ("Received a Qwen2VLImageProcessorFast for argument image_processor, but a Qwen2VLImageProcessor was expected"); a comment: downgrading transformers to 4.52.3 fixed it. The command is a screenshot: a stand-in serving the model.
+vllm serve Qwen/Qwen2.5-Omni-7B --port 8000

@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/QwenLM/Qwen2.5-Omni/issues/340 (2025-07-18, open), seen 2026-12-05: Qwen2.5-Omni through the OpenAI server fails on the V1 engine ("AttributeError: 'tuple' object has no attribute 'ndim'", then "Engine core initialization failed") and runs with VLLM_USE_V1=0. The report names the entry point only: the model argument is a stand-in (Qwen/Qwen2.5-Omni-7B).
+python -m vllm.entrypoints.openai.api_server --model Qwen/Qwen2.5-Omni-7B

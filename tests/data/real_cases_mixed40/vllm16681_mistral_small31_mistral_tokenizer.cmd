@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/vllm-project/vllm/issues/16681 (2025-04-15, open), seen 2026-12-05: Mistral-Small-3.1-24B-Instruct-2503 fails to load with --tokenizer-mode mistral alone; the maintainer's answer adds --config-format mistral --load-format mistral (vllm#15027: this model is supported only in the mistral format). The failing command is not in the visible text: a stand-in with the tokenizer mode only.
+vllm serve mistralai/Mistral-Small-3.1-24B-Instruct-2503 --tokenizer-mode mistral --limit-mm-per-prompt 'image=10'
