@@ -105,6 +105,20 @@ report_of = BATCH.report
 globals().update(BATCH.tests())
 
 
+# --- the Maverick runtime's vLLM v0.9.0.1 image and its key=value limit ----------------------------------
+
+
+def test_the_maverick_runtime_is_read_as_its_image_release_and_its_limit_is_taken() -> None:
+    """Its image `vllm-openai:v0.9.0.1` names the release (a four-part tag was read as none, so the launch was
+    analysed as 0.33.0), and `--limit-mm-per-prompt image=10` is taken: 0.9.x hands a value not written as a
+    JSON object to `nullable_kvs` (data/vllm_kvs_fallback.json). It had an untrue PA011 note ("cannot be
+    converted to <function loads>")."""
+    report = report_of("ome_vllm_llama4_maverick_fp8_rt.yaml")
+    framework = report["framework"]
+    assert (framework["version"], framework["source"]) == ("0.9.0.1", "image")
+    assert [f["code"] for f in report["findings"]] == ["PR008", "PA013", "RS004"]
+
+
 # --- an OME runtime's engine leader and worker are one launch ---------------------------------------------
 
 

@@ -42,6 +42,9 @@ MAMBA_RADIX = tuple(v for v in SGLANG if load_schema("sglang", v).option("--mamb
         ("vllm", "vllm/vllm-openai:v0.11.0", "0.11.0"),
         ("vllm", "vllm/vllm-openai:nightly", None),
         ("vllm", "myregistry:5000/vllm/vllm-openai:v0.9.2", "0.9.2"),
+        # vLLM's four-part patch releases (were no release: fa38's OME runtime on v0.9.0.1)
+        ("vllm", "docker.io/vllm/vllm-openai:v0.9.0.1", "0.9.0.1"),
+        ("vllm", "vllm/vllm-openai:v0.10.1.1-cu126", "0.10.1.1"),
         ("vllm", "registry.example.com/team/vllm:v0.11.0", None),
         ("vllm", None, None),
     ],

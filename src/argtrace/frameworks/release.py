@@ -27,8 +27,10 @@ _IMAGES = {
     "sglang": ("lmsysorg/sglang",),
     "vllm": ("vllm/vllm-openai", "vllm/vllm-openai-rocm", "vllm/vllm-tpu", "rocm/vllm"),
 }
-# A release at the start of a tag: v0.5.10.post1, 0.11.0, v0.4.6.post5-cu124-srt, v0.5.2rc2-cu126.
-_TAG_RELEASE = re.compile(r"^v?(?P<version>\d+\.\d+(?:\.\d+)?(?:(?:a|b|rc)\d+)?(?:\.post\d+)?)(?:$|[-_+])")
+# A release at the start of a tag: v0.5.10.post1, 0.11.0, v0.4.6.post5-cu124-srt, v0.5.2rc2-cu126, and vLLM's
+# four-part patches v0.9.0.1, v0.10.1.1 (PEP 440's release segment has any number of parts: a tag of three
+# was read as no release, fa38's OME runtime on vllm-openai:v0.9.0.1).
+_TAG_RELEASE = re.compile(r"^v?(?P<version>\d+(?:\.\d+)+(?:(?:a|b|rc)\d+)?(?:\.post\d+)?)(?:$|[-_+])")
 # ``sglang==0.5.10.post1``, ``"sglang[all]==0.4.6.post5"``, ``vllm==0.11.0`` inside a pip/uv command.
 _PIN = re.compile(
     r"^['\"]?(?P<name>sglang|vllm)(?:\[[^\]]*\])?===?(?P<version>\d+\.\d+[\w.+-]*?)['\"]?$", re.IGNORECASE
