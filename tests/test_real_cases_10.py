@@ -91,9 +91,9 @@ def test_batch_10_the_root_cause_is_named(name: str) -> None:
 
 OMNI_FIX = (
     "no vllm-omni release matches vLLM 0.33's major.minor (vllm-omni releases: 0.14.0, 0.16.0, 0.18.0, "
-    "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.30 with vllm-omni 0.30.0, installing vLLM "
-    "first"
-)
+    "0.20.0, 0.22.0, 0.24.0, 0.26.0, 0.28.0, 0.30.0): run vLLM 0.30 with vllm-omni 0.30.0 (started as "
+    "`vllm-omni serve ...`), installing vLLM first"
+)  # vllm-omni 0.20.0 on install no `vllm` command (data/plugin_flags.json): `vllm serve` stays vLLM's
 
 
 def test_vllmomni1081_names_the_plugin_flags_not_the_release_candidate() -> None:

@@ -123,7 +123,13 @@ def plugin_finding(
         return message, fix
     below = [v for v in found.scripts if _key(v)[:2] < major_minor]
     above = [v for v in found.scripts if _key(v)[:2] > major_minor]
-    pairs = [f"vLLM {'.'.join(v.split('.')[:2])} with {plugin} {v}" for v in (below[-1:] + above[:1])]
+    # a plugin release that installs no `vllm` (vllm-omni 0.20.0 on, its entry_points.txt) is started by its
+    # own command: installing it after vLLM does not make `vllm serve` its own (fa38's GLM-Image page)
+    pairs = [
+        f"vLLM {'.'.join(v.split('.')[:2])} with {plugin} {v}"
+        + ("" if "vllm" in found.scripts[v] else f" (started as `{plugin} serve ...`)")
+        for v in (below[-1:] + above[:1])
+    ]
     fix = (
         f"no {plugin} release matches vLLM {release}'s major.minor ({plugin} releases: "
         f"{', '.join(found.scripts)}): run {' or '.join(pairs)}, installing vLLM first"
