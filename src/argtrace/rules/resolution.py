@@ -509,15 +509,21 @@ RS087 = Rule(
     basis="framework-code",
     rationale=(
         "With --speculative-config method mtp (or the family's own name) vLLM builds the MTP draft from the "
-        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type to the draft's "
-        "(qwen3_next -> qwen3_next_mtp, qwen3_5 and qwen3_5_moe -> qwen3_5_mtp), and the draft keeps only "
-        "the tensors named with its prefix (is_unused_checkpoint_weight: mtp.). An export that dropped the "
-        'MTP head loads none of them, and for an unquantized checkpoint the loader raises "Following weights '
-        'were not initialized from checkpoint" (ms-swift#6221, #9802). The mapping and the prefixes are read '
-        "from the wheels (scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
+        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type (or, for GLM, the "
+        "architecture) to the draft's (qwen3_next -> qwen3_next_mtp, qwen3_5 -> qwen3_5_mtp, deepseek_v3 -> "
+        "deepseek_mtp, Glm4MoeForCausalLM -> glm4_moe_mtp, ...). A Qwen draft keeps only the tensors named "
+        "with its prefix (is_unused_checkpoint_weight: mtp.); a DeepSeek or GLM draft loads the layers "
+        "numbered after the target's (model.layers.{num_hidden_layers + i}. for i below "
+        "num_nextn_predict_layers, get_spec_layer_idx_from_weight_name). An export that dropped them loads "
+        'nothing: for an unquantized checkpoint the loader raises "Following weights were not initialized '
+        'from checkpoint" (ms-swift#6221, #9802, GLM-OCR#109), and DeepSeek\'s draft raises "MTP speculative '
+        'decoding layer N weights missing from checkpoint" for a quantized one too (vllm#35548). The '
+        "mapping, the prefixes and the layer fields are read from the wheels "
+        "(scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
         "model.safetensors.index.json or safetensors headers."
     ),
-    fix="copy the base checkpoint's mtp.* tensors into the export, or serve without --speculative-config",
+    fix="copy the base checkpoint's MTP tensors (mtp.*, or the layers after the last one) into the export, "
+    "or serve without --speculative-config",
     example=Example(
         argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
         files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITHOUT},
@@ -527,8 +533,11 @@ RS087 = Rule(
         files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITH},
     ),
     exceptions="Only with the checkpoint on this machine (its config.json and its index or safetensors "
-    "headers), an unquantized one (the strict check is off for a quantized checkpoint), a model type whose "
-    "draft the release maps and filters by a prefix, and the method mtp or the draft's own name.",
+    "headers), a model type or architecture whose draft the release maps to a module it reads (not "
+    "DeepSeek-V3.2's, GLM-5's or V4's), the method mtp or the draft's own name, and an unquantized "
+    "checkpoint unless the draft checks its own layers (DeepSeek-V3's: the loader's strict check is off "
+    "for a quantized one). A layer-numbered draft needs num_nextn_predict_layers above 0 in config.json "
+    "(text_config for GLM-OCR).",
 )
 
 # an EAGLE launch that writes the draft counts in part, or a tree with fewer candidates than it keeps
