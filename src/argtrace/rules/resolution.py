@@ -334,7 +334,11 @@ RS024 = Rule(
         "divisible by tensor parallel size (T).' at start-up (every bundled release, 0.6.6.post1-0.33.0). "
         "Without a resolver environment the rule applies that raise from the release's raise-site index to "
         "the num_attention_heads of the model's config.json (text_config for multimodal checkpoints); with "
-        "one, vLLM's own create_engine_config reads the config.json and its refusal is RS001."
+        "one, vLLM's own create_engine_config reads the config.json and its refusal is RS001. SGLang has no "
+        "start-up check: the attention class of each model file asserts total_num_heads % tp_size == 0, then "
+        "that the KV heads split evenly (total_num_kv_heads % tp_size) or are replicated (tp_size % "
+        "total_num_kv_heads), while the scheduler builds the model (0.5.23 srt/models/llama.py:183-193); the "
+        "rule applies those asserts, read per release and architecture by scripts/gen_sglang_head_asserts.py."
     ),
     fix="pick a --tensor-parallel-size that divides the heads; spread the other GPUs with "
     "--pipeline-parallel-size",
@@ -354,7 +358,10 @@ RS024 = Rule(
     ),
     exceptions="Said only when config.json is readable (--model-config, a local --model directory, the "
     "Hugging Face cache) and the release's index has the raise, or, with no release known, every bundled "
-    "release's. A config whose heads sit in another sub-config than text_config gets nothing.",
+    "release's. A config whose heads sit in another sub-config than text_config gets nothing. For SGLang: "
+    "only on a release whose wheel was read (a warning on an assumed one), an architecture whose model file "
+    "builds one attention class with the asserts, no --model-impl or --json-model-override-args, and, where "
+    "the class divides by the attention TP size, no DP attention or attention context parallelism.",
 )
 
 RS025 = Rule(
