@@ -193,9 +193,10 @@ def test_a_rope_factor_leaves_the_derived_length_to_the_framework(tmp_path: Path
         assert model_findings(report) == [], rope
 
 
-def test_sglang_is_not_checked_statically() -> None:
-    """SGLang's context-length refusal depends on the release (an environment default changed) and its head
-    checks are in the model files: without a resolver nothing is said (docs/memory.md)."""
+def test_sglang_context_length_is_not_checked_statically_its_heads_are() -> None:
+    """SGLang's context-length refusal depends on the release (an environment default changed): without a
+    resolver nothing is said of it (docs/memory.md). Its head checks are asserts of the model files, read
+    from the wheels (mtp37): Qwen2.5-0.5B's 14 heads at --tp-size 4 stop Qwen2Attention."""
     report = check(
         "--no-resolve",
         "--model-config",
@@ -204,6 +205,19 @@ def test_sglang_is_not_checked_statically() -> None:
         "0.5.10.post1",
         "-c",
         "python -m sglang.launch_server --model-path /m --context-length 131072 --tp-size 4",
+    )
+    (heads,) = model_findings(report)
+    assert (heads["code"], heads["severity"]) == ("RS024", "error")
+    assert heads["message"].startswith("tp_size 4 does not divide the model's 14 attention heads")
+    assert "sglang 0.5.10.post1's Qwen2Attention asserts it" in heads["message"]
+    report = check(
+        "--no-resolve",
+        "--model-config",
+        str(QWEN05),
+        "--framework-version",
+        "0.5.10.post1",
+        "-c",
+        "python -m sglang.launch_server --model-path /m --context-length 131072 --tp-size 2",
     )
     assert model_findings(report) == []
 

@@ -365,19 +365,35 @@ def test_rs087_on_the_fine_tuned_qwen3_next_of_ms_swift_6221(tmp_path: Path) -> 
 
 def test_the_mtp_draft_table_as_read_from_the_wheels() -> None:
     """scripts/gen_vllm_mtp_weights.py on vLLM 0.32.0 and 0.33.0: Qwen3-Next to qwen3_next_mtp, the Qwen3.5
-    types (and two InternS2 ones) to qwen3_5_mtp, each keeping the mtp.* tensors; DeepSeek's and Nemotron-H's
-    drafts are not in it (no prefix filter; a rewrite nested in a further test)."""
+    types (and InternS2-preview) to qwen3_5_mtp, each keeping the mtp.* tensors; DeepSeek-V3, Hunyuan-V3 and
+    the GLM-4.5 architectures (keyed by architecture, as hf_config_override tests them) keep the target's
+    numbered MTP layers (mtp37). InternS2-Mobius's draft is another module's (interns2_mobius), V3.2's
+    and V4's too, and Nemotron-H's rewrite is nested in a further test: not in it."""
     data = json.loads((REPO / "src/argtrace/frameworks/data/vllm_mtp_weights.json").read_text())["releases"]
     assert sorted(data) == ["0.32.0", "0.33.0"]
-    assert {t: (f["draft"], f["prefixes"]) for t, f in data["0.33.0"].items()} == {
+    assert data["0.32.0"] == data["0.33.0"]
+    assert {
+        t: (f["draft"], f.get("prefixes") or f["layers"]["count"]) for t, f in data["0.33.0"].items()
+    } == {
+        "arch:Glm4MoeForCausalLM": ("glm4_moe_mtp", "num_nextn_predict_layers"),
+        "arch:Glm4MoeLiteForCausalLM": ("glm4_moe_lite_mtp", "num_nextn_predict_layers"),
+        "arch:GlmOcrForConditionalGeneration": ("glm_ocr_mtp", "num_nextn_predict_layers"),
+        "deepseek_v3": ("deepseek_mtp", "num_nextn_predict_layers"),
+        "hy_v3": ("hy_v3_mtp", "num_nextn_predict_layers"),
         "intern_s2_preview": ("qwen3_5_mtp", ["mtp."]),
-        "interns2_mobius": ("qwen3_5_mtp", ["mtp."]),
         "qwen3_5": ("qwen3_5_mtp", ["mtp."]),
         "qwen3_5_moe": ("qwen3_5_mtp", ["mtp."]),
         "qwen3_5_moe_text": ("qwen3_5_mtp", ["mtp."]),
         "qwen3_5_text": ("qwen3_5_mtp", ["mtp."]),
         "qwen3_next": ("qwen3_next_mtp", ["mtp."]),
     }
+    assert data["0.33.0"]["deepseek_v3"]["layers"] == {
+        "check": "MTP speculative decoding layer {layer_idx} weights missing from checkpoint.",
+        "count": "num_nextn_predict_layers",
+        "names": ["model.layers.{layer}.", "layers.{layer}.", "model.language_model.layers.{layer}."],
+        "start": "num_hidden_layers",
+    }
+    assert data["0.33.0"]["arch:Glm4MoeForCausalLM"]["layers"]["check"] is None
     sys.path.insert(0, str(REPO / "scripts"))
     from gen_vllm_mtp_weights import facts
 

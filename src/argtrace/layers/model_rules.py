@@ -1,6 +1,6 @@
 """The model's ``config.json`` against the launch, where no resolver ran the framework's own model-config
-code: RS024 (attention heads that the tensor-parallel size does not divide) and RS025 (a maximum model length
-beyond the model's), vLLM only.
+code: RS024 (attention heads that the tensor-parallel size does not divide; vLLM's start-up check, SGLang's
+attention asserts) and RS025 (a maximum model length beyond the model's, vLLM only).
 
 Truth over prediction. With a resolver environment the framework's ``create_engine_config`` reads the
 config.json itself (``resolver/startup_steps.py``) and its own refusal is the finding (RS001); these rules
@@ -12,10 +12,13 @@ what it rests on (the config.json read, the release). Where config.json leaves t
 open (a RoPE scaling factor, another length key, a sub-config other than ``text_config``), nothing is said:
 argtrace does not guess what the framework would derive.
 
-SGLang is not covered statically: its context-length refusal is in ``srt/configs/model_config.py`` (not in
+SGLang's context length is not covered statically: its refusal is in ``srt/configs/model_config.py`` (not in
 the raise-site index), and whether it refuses or only warns changed across releases
-(``SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`` defaulted to true in 0.4.8-0.4.10); its head checks are in
-the model files. The resolver's ``model_config`` step runs SGLang's own ``ModelConfig`` instead.
+(``SGLANG_ALLOW_OVERWRITE_LONGER_CONTEXT_LEN`` defaulted to true in 0.4.8-0.4.10); the resolver's
+``model_config`` step runs SGLang's own ``ModelConfig`` instead. Its head checks are in the model files,
+which no resolver step runs (they build the model on the GPU): RS024 for SGLang applies the attention
+class's own asserts, read per release and architecture from the wheels by scripts/gen_sglang_head_asserts.py
+(frameworks/data/sglang_head_asserts.json), to config.json's heads.
 """
 
 from __future__ import annotations
@@ -57,7 +60,9 @@ UNSCALED_ROPE = ("su", "longrope", "llama3")
 
 def model_rules(report: Report, model_dir: Path | None, rules: Any) -> list[Finding]:
     """RS024/RS025 for a vLLM launch whose config.json is readable and whose model config vLLM's own code
-    did not check (no resolver, or it stopped before ``create_engine_config``)."""
+    did not check (no resolver, or it stopped before ``create_engine_config``); RS024 for an SGLang one."""
+    if model_dir is not None and report.framework.name == "sglang":
+        return _sglang_heads(report, model_dir, rules)
     if report.framework.name != "vllm" or model_dir is None or _framework_checked(report):
         return []
     from argtrace.layers.memory.config import ConfigError, load_config
@@ -237,5 +242,88 @@ def _max_len(
             fix=f"--max-model-len {positions} or less (VLLM_ALLOW_LONG_MAX_MODEL_LEN=1 lets vLLM exceed it: "
             "outputs beyond the trained length are unreliable)",
             evidence=[Evidence("resolution", str(path), json.dumps({"max_position_embeddings": positions}))],
+        )
+    ]
+
+
+_SGLANG_HEADS = "frameworks/data/sglang_head_asserts.json"  # written by scripts/gen_sglang_head_asserts.py
+
+
+def _sglang_heads(report: Report, model_dir: Path, rules: Any) -> list[Finding]:
+    """RS024 for SGLang: the attention class of the architecture's model file asserts, while the scheduler
+    builds the model, that the TP size divides ``num_attention_heads`` and then that it splits
+    ``num_key_value_heads`` evenly or replicates them (a multiple of them). Judged on the release's table
+    only, with the class config.json names (no ``--model-impl`` or override that may change it or the
+    heads), and, for an attention TP size, without DP attention or attention context parallelism (which
+    divide it)."""
+    release = report.parsed_release("sglang")
+    tp = _int(_effective(report, "tp_size"))
+    if release is None or tp is None or tp <= 1:
+        return []
+    from argtrace.package_data import release_facts
+
+    table = release_facts(_SGLANG_HEADS, release)
+    if not table:
+        return []
+    if _effective(report, "model_impl") not in (None, "auto", "sglang") or _effective(
+        report, "json_model_override_args"
+    ):
+        return []
+    from argtrace.layers.memory.config import ConfigError, load_config
+
+    path = model_dir if localfs.is_file(model_dir) else model_dir / "config.json"
+    try:
+        raw = load_config(path)
+    except ConfigError:
+        return []  # the memory layer reports an unreadable config (MM002)
+    text = _text_config(raw)
+    architectures = raw.get("architectures")
+    if text is None or not isinstance(architectures, list) or not architectures:
+        return []
+    module = table["architectures"].get(architectures[0])
+    if module is None:
+        return []
+    cls, line, statement, size, kv_lines = table["sites"][module]
+    if size == "attention" and (
+        _effective(report, "enable_dp_attention") or (_int(_effective(report, "attn_cp_size")) or 1) > 1
+    ):
+        return []
+    heads = _int(text.get("num_attention_heads"))
+    kv = _int(text.get("num_key_value_heads"))
+    if heads is None or heads <= 0:
+        return []
+    where = f"sglang {release}'s {cls} asserts it while the scheduler builds the model"
+    if heads % tp:
+        said = (
+            f"tp_size {tp} does not divide the model's {heads} attention heads ({path}: num_attention_heads)"
+        )
+        site, values = f"{module}:{line}: {statement}", {"num_attention_heads": heads}
+        fits = [d for d in range(2, min(heads, 64) + 1) if heads % d == 0]
+    elif kv_lines and kv is not None and kv > 0 and (kv % tp if kv >= tp else tp % kv):
+        if kv >= tp:
+            said = f"tp_size {tp} does not divide the model's {kv} KV heads"
+            site = f"{module}:{kv_lines[0]}: assert self.total_num_kv_heads % tp_size == 0"
+        else:
+            said = f"tp_size {tp} is not a multiple of the model's {kv} KV heads (each rank takes a copy)"
+            site = f"{module}:{kv_lines[1]}: assert tp_size % self.total_num_kv_heads == 0"
+        said += f" ({path}: num_key_value_heads)"
+        values = {"num_key_value_heads": kv}
+        fits = [
+            d for d in range(2, min(heads, 64) + 1) if heads % d == 0 and (kv % d if kv >= d else d % kv) == 0
+        ]
+    else:
+        return []
+    fix = (
+        f"use a --tp-size that fits ({', '.join(map(str, fits[:6]))}), and --pp-size for the other GPUs"
+        if fits
+        else "the heads cannot be split: use --pp-size instead of --tp-size"
+    )
+    return [
+        rules.RS024.finding(
+            f"{said}: {where} ({site}), and the launch stops with an AssertionError",
+            setting="tp_size",
+            fix=fix,
+            evidence=[Evidence("resolution", str(path), json.dumps(values))],
+            basis="framework-code",  # the release's own model code: on an assumed release, a warning
         )
     ]

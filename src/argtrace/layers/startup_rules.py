@@ -62,10 +62,11 @@ def startup_rules(report: Report, model_dir: Path | None, memory: Mapping[str, A
         result.findings.extend(kv_pool_one_request(report, model_dir, resolution, memory or {}, rules))
         result.findings.extend(eagle3_target_as_draft(report, resolution, rules))
     result.findings.extend(mamba_without_mamba_layers(report, framework, model_dir, rules))
-    if framework == "vllm" and model_dir is not None:  # (model_rules answers [] otherwise: not imported)
+    if model_dir is not None:  # (model_rules answers [] otherwise: not imported)
         from argtrace.layers.model_rules import model_rules  # RS024-RS025: config.json without a resolver
 
         result.findings.extend(model_rules(report, model_dir, rules))
+    if framework == "vllm" and model_dir is not None:
         if report.setting("speculative_config.method") is not None:
             from argtrace.layers.mtp_weights import mtp_weights  # RS087: the checkpoint lacks the MTP head
 

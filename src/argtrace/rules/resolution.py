@@ -334,7 +334,11 @@ RS024 = Rule(
         "divisible by tensor parallel size (T).' at start-up (every bundled release, 0.6.6.post1-0.33.0). "
         "Without a resolver environment the rule applies that raise from the release's raise-site index to "
         "the num_attention_heads of the model's config.json (text_config for multimodal checkpoints); with "
-        "one, vLLM's own create_engine_config reads the config.json and its refusal is RS001."
+        "one, vLLM's own create_engine_config reads the config.json and its refusal is RS001. SGLang has no "
+        "start-up check: the attention class of each model file asserts total_num_heads % tp_size == 0, then "
+        "that the KV heads split evenly (total_num_kv_heads % tp_size) or are replicated (tp_size % "
+        "total_num_kv_heads), while the scheduler builds the model (0.5.23 srt/models/llama.py:183-193); the "
+        "rule applies those asserts, read per release and architecture by scripts/gen_sglang_head_asserts.py."
     ),
     fix="pick a --tensor-parallel-size that divides the heads; spread the other GPUs with "
     "--pipeline-parallel-size",
@@ -354,7 +358,10 @@ RS024 = Rule(
     ),
     exceptions="Said only when config.json is readable (--model-config, a local --model directory, the "
     "Hugging Face cache) and the release's index has the raise, or, with no release known, every bundled "
-    "release's. A config whose heads sit in another sub-config than text_config gets nothing.",
+    "release's. A config whose heads sit in another sub-config than text_config gets nothing. For SGLang: "
+    "only on a release whose wheel was read (a warning on an assumed one), an architecture whose model file "
+    "builds one attention class with the asserts, no --model-impl or --json-model-override-args, and, where "
+    "the class divides by the attention TP size, no DP attention or attention context parallelism.",
 )
 
 RS025 = Rule(
@@ -509,15 +516,21 @@ RS087 = Rule(
     basis="framework-code",
     rationale=(
         "With --speculative-config method mtp (or the family's own name) vLLM builds the MTP draft from the "
-        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type to the draft's "
-        "(qwen3_next -> qwen3_next_mtp, qwen3_5 and qwen3_5_moe -> qwen3_5_mtp), and the draft keeps only "
-        "the tensors named with its prefix (is_unused_checkpoint_weight: mtp.). An export that dropped the "
-        'MTP head loads none of them, and for an unquantized checkpoint the loader raises "Following weights '
-        'were not initialized from checkpoint" (ms-swift#6221, #9802). The mapping and the prefixes are read '
-        "from the wheels (scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
+        "target's checkpoint: SpeculativeConfig.hf_config_override rewrites the model type (or, for GLM, the "
+        "architecture) to the draft's (qwen3_next -> qwen3_next_mtp, qwen3_5 -> qwen3_5_mtp, deepseek_v3 -> "
+        "deepseek_mtp, Glm4MoeForCausalLM -> glm4_moe_mtp, ...). A Qwen draft keeps only the tensors named "
+        "with its prefix (is_unused_checkpoint_weight: mtp.); a DeepSeek or GLM draft loads the layers "
+        "numbered after the target's (model.layers.{num_hidden_layers + i}. for i below "
+        "num_nextn_predict_layers, get_spec_layer_idx_from_weight_name). An export that dropped them loads "
+        'nothing: for an unquantized checkpoint the loader raises "Following weights were not initialized '
+        'from checkpoint" (ms-swift#6221, #9802, GLM-OCR#109), and DeepSeek\'s draft raises "MTP speculative '
+        'decoding layer N weights missing from checkpoint" for a quantized one too (vllm#35548). The '
+        "mapping, the prefixes and the layer fields are read from the wheels "
+        "(scripts/gen_vllm_mtp_weights.py); the tensor names from the checkpoint's "
         "model.safetensors.index.json or safetensors headers."
     ),
-    fix="copy the base checkpoint's mtp.* tensors into the export, or serve without --speculative-config",
+    fix="copy the base checkpoint's MTP tensors (mtp.*, or the layers after the last one) into the export, "
+    "or serve without --speculative-config",
     example=Example(
         argv=["check", "--no-resolve", "--framework-version", "0.33.0", "-c", MTP_COMMAND],
         files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITHOUT},
@@ -527,8 +540,11 @@ RS087 = Rule(
         files={"ckpt/config.json": HYBRID_CONFIG, "ckpt/model.safetensors.index.json": MTP_INDEX_WITH},
     ),
     exceptions="Only with the checkpoint on this machine (its config.json and its index or safetensors "
-    "headers), an unquantized one (the strict check is off for a quantized checkpoint), a model type whose "
-    "draft the release maps and filters by a prefix, and the method mtp or the draft's own name.",
+    "headers), a model type or architecture whose draft the release maps to a module it reads (not "
+    "DeepSeek-V3.2's, GLM-5's or V4's), the method mtp or the draft's own name, and an unquantized "
+    "checkpoint unless the draft checks its own layers (DeepSeek-V3's: the loader's strict check is off "
+    "for a quantized one). A layer-numbered draft needs num_nextn_predict_layers above 0 in config.json "
+    "(text_config for GLM-OCR).",
 )
 
 # an EAGLE launch that writes the draft counts in part, or a tree with fewer candidates than it keeps

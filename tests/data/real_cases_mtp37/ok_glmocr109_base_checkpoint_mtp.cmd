@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/zai-org/GLM-OCR/issues/109 (2026-02-26, closed), seen 2026-12-05: the same launch on the base checkpoint, whose index has layer 16 (the MTP layer): it serves. ckpt/glm-ocr is a stand-in (GLM-OCR's config.json fields that matter, and an index with layer 16).
+vllm serve ckpt/glm-ocr --speculative-config '{"method": "mtp", "num_speculative_tokens": 1}'
