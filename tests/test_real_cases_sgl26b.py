@@ -48,8 +48,8 @@ CLASSES = {
     "sglangpr35898_adaptive_spec_dp_attention.cmd": ("c", "c"),
     "sglangpr23289_adaptive_spec_tbo.cmd": ("c", "c"),
     "sglangpr28693_laguna_trust_remote_code.cmd": ("c", "c"),
-    "sglangpr25284_gemma4_pipeline_parallel.cmd": ("b", "b"),
-    "sglangpr18925_kimi_k25_pipeline_parallel.sh": ("b", "b"),
+    "sglangpr25284_gemma4_pipeline_parallel.cmd": ("b", "a"),  # why: the model class's forward (mixed39)
+    "sglangpr18925_kimi_k25_pipeline_parallel.sh": ("b", "a"),
     "sglang17830_kimi_linear_torch_compile.cmd": ("c", "c"),
     "sglangpr34173_diffusion_speed_mode_compile.cmd": ("c", "c"),
     "sglang15674_pd_tp_sizes_non_mla.sh": ("b", "b"),
@@ -78,18 +78,20 @@ WHY_TEXTS = {
         "launching the server or try another model."
     ),
 }
-# the raise site is right; the gate's get_parallel().pp_size is now read as --pp-size (a runtime context's
-# config bag returns the ServerArgs field), but the fix still leads with a draft worker's variable (b)
+# the raise site is right; the gate's get_parallel().pp_size is read as --pp-size (a runtime context's
+# config bag returns the ServerArgs field); the fix led with a draft worker's variable (b) until mixed39 (the
+# model table's pp flag: the class's forward decides it; --pp-size 1 or a release whose class takes it)
 _PP_WHY = {
     "function": "ModelRunner.__init__",
     "confidence": "strong",
     "at": "sglang/srt/model_executor/model_runner.py:514",
     "settings": ("SGLANG_ENABLE_PP_SPEC", "pp_size"),
-    "fix": "make the condition false (not (self.support_pp)): change SGLANG_ENABLE_PP_SPEC, --pp-size",
+    "fix": "support_pp is whether the model class's forward takes pp_proxy_tensors "
+    "(sglang/srt/model_executor/model_runner.py:514 of SGLang 0.5.23): the model decides it, no flag does",
 }
 WHY = [
-    WhyCase("sglangpr25284_gemma4_pipeline_parallel.cmd", "b", "b", **_PP_WHY),  # type: ignore[arg-type]
-    WhyCase("sglangpr18925_kimi_k25_pipeline_parallel.sh", "b", "b", **_PP_WHY),  # type: ignore[arg-type]
+    WhyCase("sglangpr25284_gemma4_pipeline_parallel.cmd", "b", "a", **_PP_WHY),  # type: ignore[arg-type]
+    WhyCase("sglangpr18925_kimi_k25_pipeline_parallel.sh", "b", "a", **_PP_WHY),  # type: ignore[arg-type]
     # a wrong first answer (d): the error's own advice, --is-embedding, is what breaks a decoder-only
     # reranker; the report's fix is --chat-template examples/chat_template/qwen3_reranker.jinja
     WhyCase(
@@ -113,7 +115,7 @@ def check(name: str) -> dict[str, Any]:
 def test_inventory_and_counts() -> None:
     files = {p.name for p in CASES.iterdir()}
     assert files == set(CLASSES) | set(CORRECT)
-    assert table_counts(CLASSES) == ([0, 5, 7, 1], [1, 5, 6, 1])
+    assert table_counts(CLASSES) == ([0, 5, 7, 1], [3, 3, 6, 1])
     for case in WHY:
         assert "abcd".index(CLASSES[case.name][1]) <= "abcd".index(case.grade), case.name
 
@@ -266,18 +268,6 @@ MISSING = {
         "trust-remote-code",
         "whether the checkpoint ships remote code is in its config.json (auto_map), not in a new user's "
         "cache",
-    ),
-    "sglangpr25284_gemma4_pipeline_parallel.cmd": (
-        "pp-size",
-        "RS049 reads ModelRunner's pp_proxy_tensors gate from the model table, but the architecture is in "
-        "config.json, which a new user's machine lacks (and the table has the flag for 0.5.10.post1 and "
-        "0.5.23 only, where Gemma4's forward takes it); `why` names the assert and --pp-size, but its fix "
-        "leads with SGLANG_ENABLE_PP_SPEC (a draft worker's switch) and the condition not (self.support_pp)",
-    ),
-    "sglangpr18925_kimi_k25_pipeline_parallel.sh": (
-        "pp-size",
-        "as sglang PR#25284: config.json is not at hand, and Kimi K2.5's forward takes pp_proxy_tensors "
-        "in both releases the table has the flag for",
     ),
     "sglang17830_kimi_linear_torch_compile.cmd": (
         "torch-compile",

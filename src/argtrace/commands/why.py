@@ -580,6 +580,11 @@ def explain(
     from argtrace.commands.why_weights import weight_key
 
     weights = weight_key(text)  # Python's KeyError on a checkpoint tensor's name at the weight loader
+    from argtrace.commands.why_requires import dependency_error
+
+    dependency = dependency_error(text)  # Python's ModuleNotFoundError on a framework's own requirement
+    if dependency is not None and not every:  # the import system's words: a site sharing a few is not it
+        groups = drop_word_matches(groups, STRONG_CHARS)
     from argtrace.commands.why_modeltype import model_type_key
 
     model_type = model_type_key(text)  # Python's KeyError of a model type: transformers' AutoConfig lookup
@@ -680,6 +685,12 @@ def explain(
     from argtrace.commands.why_divisible import add_divisibility_cause
 
     add_divisibility_cause(groups)  # the parallel layers' divisibility helper: what its callers pass it
+    from argtrace.commands.why_ports import add_port_cause
+
+    add_port_cause(groups, text)  # SGLang's taken port: where the launch's ports derive it from
+    from argtrace.commands.why_pp import add_pp_cause
+
+    add_pp_cause(groups, text)  # SGLang's pipeline assert: the model class's forward decides it
     from argtrace.commands.why_oom import add_kv_size_note
 
     add_kv_size_note(groups, text)  # a KV-cache refusal whose available memory was given, not profiled
@@ -762,6 +773,7 @@ def explain(
         **({"module": module} if module else {}),
         **({"none": none} if none else {}),
         **({"weights": weights} if weights else {}),
+        **({"dependency": dependency} if dependency else {}),
         **({"model_type": model_type} if model_type else {}),
         **({"traceback": trace} if trace else {}),
     }

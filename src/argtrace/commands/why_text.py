@@ -285,6 +285,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
     from argtrace.commands.why_module import render_module
     from argtrace.commands.why_none import render_none
     from argtrace.commands.why_pydantic import render_validation
+    from argtrace.commands.why_requires import render_dependency
     from argtrace.commands.why_shell import render_shell
     from argtrace.commands.why_traceback import render_traceback
     from argtrace.commands.why_weights import render_weights
@@ -318,6 +319,7 @@ def render_why(section: Mapping[str, Any], width: int | None = None) -> str:
         + render_attribute(section)
         + render_validation(section)
         + render_module(section)
+        + render_dependency(section)
         + render_none(section)
         + render_weights(section)
         + render_model_type(section)

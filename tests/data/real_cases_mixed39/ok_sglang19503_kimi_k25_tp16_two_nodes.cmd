@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/19503 (2026-02-27, closed), seen 2026-12-05: a correct launch: Kimi-K2.5 over the same two nodes without pipeline parallelism, TP 16 across them (the layout SGLang's multi-node examples use for this model family); node 0, the head address the PR's variable; the release 0.5.9.
+python3 -m sglang.launch_server --model-path moonshotai/Kimi-K2.5 --trust-remote-code --dist-init-addr $MASTER_IP:$MASTER_PORT --nnodes 2 --node-rank 0 --tp-size 16 --tool-call-parser kimi_k2 --reasoning-parser kimi_k2

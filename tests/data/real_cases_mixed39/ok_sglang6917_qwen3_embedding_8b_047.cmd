@@ -1,0 +1,2 @@
+# Reconstructed (not copied) after https://github.com/sgl-project/sglang/issues/6917 (2025-06-06, closed inactive), seen 2026-12-05: a correct launch: the same Qwen3-Embedding-8B server on a release whose qwen3.py adds the checkpoint's missing "model." prefix (0.4.7 on; 0.4.7.post1, the bundled release nearest it); the GPU the report's (a800-80g).
+python -m sglang.launch_server --model-path Qwen/Qwen3-Embedding-8B --dtype bfloat16 --trust-remote-code --is-embedding
