@@ -673,3 +673,50 @@ PA_ATTENTION_NAME = Rule(
     "Whether the GPU supports a backend the release has is another question (its selector's "
     '"Invalid attention backend for cuda").',
 )
+
+PA_EXTENSIBLE_KV_REFUSED = Rule(
+    code="PA069",
+    layer="parser",
+    severity="error",
+    title="The extensible KV cache written on beside a setting the vLLM release refuses it with",
+    basis="framework-code",
+    rationale="vLLM 0.34.0 sizes an extensible KV cache (driver-mapped memory) from the memory its start-up "
+    "measures, on by default on CUDA and ROCm. VllmConfig._resolve_extensible_kv_cache (vllm/config/vllm.py, "
+    "from __post_init__) turns it off by itself when a setting rules it out (--kv-cache-memory-bytes or "
+    "--num-gpu-blocks-override fix the cache's size; elastic EP reuses the profiled size), but with "
+    '--enable-extensible-kv-cache written it raises instead: "enable_extensible_kv_cache: it sizes the KV '
+    'cache from measured memory, which kv_cache_memory_bytes overrides." (vllm/config/vllm.py:3263) and the '
+    "engine does not start. The settings, reasons and words are read from each release's wheel "
+    "(scripts/gen_vllm_extensible_kv.py).",
+    fix="remove --enable-extensible-kv-cache (the release turns it off by itself), or the setting it names",
+    example=_c(
+        "vllm serve /m --enable-extensible-kv-cache --kv-cache-memory-bytes 20G",
+        ("--framework-version", "0.34.0"),
+    ),
+    correct=_c("vllm serve /m --kv-cache-memory-bytes 20G", ("--framework-version", "0.34.0")),
+    exceptions="Nothing when the flag is not written or written off (the release turns the cache off "
+    "without a word), for a release whose wheel was not read or that has no extensible KV cache (before "
+    "0.34.0), or for the reasons that are not the launch's settings (the platform, a KV connector's access "
+    "mode); a warning when nothing names the release.",
+)
+
+PA_REFUSED_ENV = Rule(
+    code="PA071",
+    layer="parser",
+    severity="error",
+    title="An environment variable the vLLM release refuses at start-up",
+    basis="framework-code",
+    rationale="Every vLLM engine start runs Platform.validate_environ over the process's environment "
+    "(vllm/platforms/interface.py, from EngineArgs.create_engine_config). vLLM 0.34.0 raises there for a "
+    'variable it removed (envs.removed_environment_variables: "VLLM_MARLIN_INPUT_DTYPE has been removed. '
+    'Marlin no longer supports 8-bit activations. ...") and for VLLM_USE_V2_MODEL_RUNNER set to anything '
+    'but 1 ("VLLM_USE_V2_MODEL_RUNNER=0 is no longer supported: Model Runner V1 has been removed. Unset '
+    'this variable."): the engine does not start, where earlier releases read the variable. Read from each '
+    "release's wheel (scripts/gen_vllm_refused_env.py).",
+    fix="unset the variable (the release's words say what replaced it)",
+    example=_c("VLLM_USE_V2_MODEL_RUNNER=0 vllm serve /m", ("--framework-version", "0.34.0")),
+    correct=_c("vllm serve /m", ("--framework-version", "0.34.0")),
+    exceptions="Only for a release whose wheel was read and that refuses the variable (0.34.0); "
+    "VLLM_USE_V2_MODEL_RUNNER=1 is only logged as redundant (PR001 says the release ignores it); a warning "
+    "for a variable inherited from the caller's environment.",
+)
