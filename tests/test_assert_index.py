@@ -178,7 +178,7 @@ def test_a_message_sending_the_reader_above_only_reports() -> None:
 
 def test_the_bundled_stores_hold_the_newest_releases() -> None:
     assert indexed_releases("sglang")[-1] == "0.5.23"
-    assert indexed_releases("vllm")[-1] == "0.34.0"
+    assert indexed_releases("vllm")[-1] == "0.33.0"
 
 
 def test_a_frame_is_found_by_its_line_in_the_release_that_has_it() -> None:

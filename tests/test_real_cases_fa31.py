@@ -82,7 +82,7 @@ def test_the_dp_head_is_warned_on_the_assumed_release_and_told_where_it_is_right
     (cause,) = alarms(report_of(_DP_HEAD))
     assert (cause["code"], cause["severity"], cause["basis"]) == ("PA054", "warning", "assumed")
     assert cause["message"].startswith(
-        "--data-parallel-start-rank 0 on a start that is not --headless: vllm 0.34.0 takes it for a hybrid "
+        "--data-parallel-start-rank 0 on a start that is not --headless: vllm 0.33.0 takes it for a hybrid "
         "load-balanced node (EngineArgs.create_engine_config, which tests `data_parallel_start_rank is not "
         "None`, so rank 0 too; vllm 0.10.2-0.27.1 test the bare value, where rank 0 stays the internal-LB "
         "head), and with --data-parallel-size-local 1 switches it to external load balancing: "

@@ -88,7 +88,7 @@ KEPT: dict[str, tuple[int, list[tuple[str, str, str]]]] = {
             (
                 "PA001",
                 "error",
-                "' ' (after 8) is not a value of any flag: vllm 0.34.0 rejects it with \"unrecognized "
+                "' ' (after 8) is not a value of any flag: vllm 0.33.0 rejects it with \"unrecognized "
                 'arguments" (exit 2)',
             ),
         ],

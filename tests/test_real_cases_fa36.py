@@ -77,8 +77,7 @@ KEPT: dict[str, tuple[int, list[tuple[str, str, str]]]] = {
             ("PA001", "error", f"'here' (after  #) {_STRAY}"),
         ],
     ),
-    # the encoder at --gpu-memory-utilization 0.0: vllm 0.33.0 and 0.34.0 (analysed: the newest) declare
-    # Field(gt=0) (0.34.0: cache.py:216, default None); vLLM's own example now
+    # the encoder at --gpu-memory-utilization 0.0: vllm 0.33.0 declares Field(gt=0); vLLM's own example now
     # gives 0.01 (vllm-project/vllm 535c031, examples/online_serving/disaggregated_encoder)
     "vllmexamples_epd_1e1p1d_ec_transfer_config.sh": (
         3,
@@ -86,9 +85,9 @@ KEPT: dict[str, tuple[int, list[tuple[str, str, str]]]] = {
             (
                 "RS070",
                 "warning",
-                "--gpu-memory-utilization 0: vllm 0.34.0 stops at start-up: "
+                "--gpu-memory-utilization 0: vllm 0.33.0 stops at start-up: "
                 "CacheConfig.gpu_memory_utilization "
-                'is declared Field(gt=0), vllm/config/cache.py:216, so pydantic refuses 0 ("Input should be '
+                'is declared Field(gt=0), vllm/config/cache.py:215, so pydantic refuses 0 ("Input should be '
                 'greater than 0") when EngineArgs.create_engine_config builds the configuration',
             )
         ],

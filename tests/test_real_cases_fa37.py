@@ -120,14 +120,14 @@ KEPT: dict[str, tuple[int, list[tuple[str, str, str]]]] = {
             ),
         ],
     ),
-    # no bundled vLLM (up to 0.34.0, bundled in session 37: its parser has no --warmup-config either) has it
+    # no bundled vLLM (up to 0.33.0) has --warmup-config; PyPI's 0.34.0 is not bundled, so not checked
     "vllmdocs_warmup_config_page.md": (
         1,
         [
             (
                 "PA001",
                 "warning",
-                '--warmup-config is not a vllm 0.34.0 flag: the server refuses to start ("unrecognized '
+                '--warmup-config is not a vllm 0.33.0 flag: the server refuses to start ("unrecognized '
                 'arguments", exit 2); did you mean --config?',
             )
         ],

@@ -34,7 +34,7 @@ def _parser_findings(report: dict[str, Any]) -> list[tuple[str, str, str]]:
 
 
 def test_the_schemas_show_the_hidden_spelling() -> None:
-    newest = load_schema("vllm", "0.34.0")
+    newest = load_schema("vllm", "0.33.0")
     assert newest.option(HIDDEN) is None  # not among the listed option strings
     assert newest.option("--enable-elastic-ep").option_strings == (
         "--enable-elastic-ep",
@@ -47,11 +47,11 @@ def test_the_schemas_show_the_hidden_spelling() -> None:
 def test_a_hidden_negative_spelling_is_indexed_in_every_release_that_takes_it() -> None:
     index = release_index("vllm")
     assert index.releases_knowing_flag(HIDDEN) == VLLM[VLLM.index("0.17.1") :]
-    assert index.releases_knowing_flag(HIDDEN)[-1] == "0.34.0"
+    assert index.releases_knowing_flag(HIDDEN)[-1] == "0.33.0"
     assert index.takes_no_value(HIDDEN)
     # EnableDisableAction negates only the spelling it was declared with
     assert index.releases_knowing_flag("--no-disable-elastic-ep") == ()
-    # declared as --disable-x: --no-disable-x is the hidden one, from 0.10.2 (listed) to 0.34.0 (hidden)
+    # declared as --disable-x: --no-disable-x is the hidden one, from 0.10.2 (listed) to 0.33.0 (hidden)
     assert index.releases_knowing_flag("--no-disable-uvicorn-access-log") == VLLM[VLLM.index("0.10.2") :]
 
 
@@ -82,12 +82,12 @@ def test_with_the_release_unknown_the_hidden_spelling_counts_for_the_newest_rele
     """Before the index knew hidden spellings: analysed as 0.32.0, "0.33.0 does not know it" and a PA024
     "0.33.0 no longer accepts it" that the real 0.33.0 parser contradicts."""
     report = _check("-c", f"vllm serve m {HIDDEN}")
-    assert report["framework"]["analysed_with"] == "0.34.0"
+    assert report["framework"]["analysed_with"] == "0.33.0"
     assert report["framework"]["accepted_by"] == list(VLLM[VLLM.index("0.17.1") :])
     assert _parser_findings(report) == []
     pr011 = next(f["message"] for f in report["findings"] if f["code"] == "PR011")
     assert pr011.endswith(
-        "(accepted by 0.17.1-0.34.0); vllm 0.6.6.post1-0.16.0 do not know --no-enable-elastic-ep"
+        "(accepted by 0.17.1-0.33.0); vllm 0.6.6.post1-0.16.0 do not know --no-enable-elastic-ep"
     )
 
 
@@ -104,9 +104,8 @@ def test_the_other_framework_s_hidden_spelling_is_named_as_its_flag() -> None:
 @pytest.mark.parametrize(
     ("framework", "flag", "alike"),
     [
-        # a float up to 0.33.0 (default 0.9 up to 0.19.1, 0.92 from 0.20.2); 0.34.0: optional_type(float),
-        # default None (1.0 with the extensible KV cache, else 0.92: resolved_gpu_memory_utilization)
-        ("vllm", "--gpu-memory-utilization", False),
+        # default 0.9 up to 0.19.1, 0.92 from 0.20.2; a float in every release
+        ("vllm", "--gpu-memory-utilization", True),
         # default 'facebook/opt-125m' up to 0.9.2, 'Qwen/Qwen3-0.6B' from 0.10.2
         ("vllm", "--model", True),
         # 0.6-0.7: arg_utils.nullable_str (a converter argtrace does not reproduce), later optional_type(str)
@@ -126,19 +125,18 @@ def test_registered_alike_compares_what_parsing_depends_on(framework: str, flag:
 
 
 def test_a_default_changed_between_releases_leaves_a_parser_error_an_error() -> None:
-    """--gpu-memory-utilization abc fails in every bundled release (a float or optional_type(float)): with
-    the release unknown PA010 stays an error; comparing the default made it information before."""
+    """--gpu-memory-utilization abc fails in every bundled release (a float): with the release unknown
+    PA010 stays an error; comparing the default made it information before."""
     defaults = {repr(load_schema("vllm", v).option("--gpu-memory-utilization").default) for v in VLLM}  # type: ignore[union-attr]
-    assert defaults == {"0.9", "0.92", "None"}
+    assert defaults == {"0.9", "0.92"}
     report = _check("-c", "vllm serve m --gpu-memory-utilization abc")
     assert report["framework"]["version"] is None
     assert _parser_findings(report) == [
         (
             "PA010",
             "error",
-            # analysed as the newest release, 0.34.0: its optional_type(float) refuses with parse_type's words
-            "argument --gpu-memory-utilization/--device-memory-utilization: Value abc cannot be converted to "
-            "<class 'float'>. (argparse exit 2)",
+            "argument --gpu-memory-utilization/--device-memory-utilization: invalid float value: 'abc' "
+            "(argparse exit 2)",
         )
     ]
     # a flag whose converter differs between releases stays information with the release unknown, unless

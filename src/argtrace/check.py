@@ -795,9 +795,6 @@ def late_layers(report: Report, options: CheckOptions) -> list[LayerResult]:
         from argtrace.layers.spec_draft_tp import spec_draft_tp  # PA057: a draft TP size no drafter reads
 
         results.append(spec_draft_tp(report))
-        from argtrace.layers.extensible_kv import extensible_kv  # PA069: the extensible KV cache refused
-
-        results.append(extensible_kv(report))
     return results
 
 

@@ -202,24 +202,6 @@ def _env_names(server: ServerCommand, schema: Schema) -> list[Finding]:
             continue  # set by the kubelet for a Service, not by the user: TP041 says when one is read
         inherited = _inherited(value)
         at = value.origin.at if not inherited else server.at
-        from argtrace.layers.refused_env import refusal  # PA071 (vLLM 0.34.0's validate_environ)
-
-        refused = refusal(schema.framework, schema.version, name, value.value)
-        if refused is not None:
-            from argtrace.rules.parser import PA_REFUSED_ENV
-
-            words, where = refused
-            findings.append(
-                PA_REFUSED_ENV.finding(
-                    f'{schema.label} refuses {name} at start-up: "{words}" (Platform.validate_environ, '
-                    f"{where}, from EngineArgs.create_engine_config)",
-                    at=at,
-                    setting=name,
-                    severity="error" if not inherited else "warning",
-                    fix=f"unset {name}",
-                )
-            )
-            continue  # not "ignored" (PR001): the start stops on it
         spec = schema.env_var(name)
         if renames is not None:
             # the release's own one-to-one renames as its code places the arguments (generated,
