@@ -494,3 +494,17 @@ def test_the_raise_site_storage_round_trips(tmp_path: Path) -> None:
         assert any(isinstance(i, int) or "@" in i for i in stored["sites"])  # shared or patched
         assert schema_store.expand(stored, tmp_path, schema_store.RAISE_SITE_KEYS) == data
     schema_store._shared.cache_clear()
+
+
+def test_patches_are_stored_without_a_key_order() -> None:
+    """A patch's "order" cost 0.97 MB over vLLM's schemas and raise sites (a shared entry's keys are sorted,
+    so most patches carried one); nothing reads a key order. SGLang's files keep theirs until packed again."""
+    for directory in (SCHEMA_DIR, SCHEMA_DIR.parent / "raise_sites"):
+        for path in directory.glob("vllm-*.json"):
+            assert '"order":' not in path.read_text(), path
+    patch = schema_pack._patch({"a": 1, "b": 2}, {"b": 3, "c": 4}, 7)
+    assert patch == {"@": 7, "~": {"b": 3, "c": 4}, "-": ["a"]}
+    assert schema_store._entry([{"a": 1, "b": 2}], {"@": 0, "~": {"b": 3, "c": 4}, "-": ["a"]}) == {
+        "b": 3,
+        "c": 4,
+    }

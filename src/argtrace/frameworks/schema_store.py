@@ -31,7 +31,9 @@ if TYPE_CHECKING:
 SHARED_KEYS = ("options", "positionals", "env_vars")
 RAISE_SITE_KEYS = ("sites",)
 MARK = "stored"
-PATCH = "@"  # {"@": pool index, "~": {changed keys}, "-": [dropped keys], "order": [keys, when it differs]}
+# {"@": pool index, "~": {changed keys}, "-": [dropped keys]}; an "order" of the keys is still read (files
+# packed before schema_pack stopped writing it) but never needed: no reader depends on a key order
+PATCH = "@"
 
 
 def shared_path(schema_dir: Path, framework: str) -> Path:
