@@ -69,7 +69,12 @@ def _interface_reads(conditions: Iterable[str], reads: Iterable[str]) -> list[st
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("error_text", metavar="ERROR_TEXT", help="the error message (or a part of it)")
+    parser.add_argument(
+        "error_text",
+        metavar="ERROR_TEXT",
+        help="the error message (or a part of it); '-' reads it from standard input, the path of a file "
+        "reads that file (a traceback saved from the server's output)",
+    )
     parser.add_argument("--framework", choices=("sglang", "vllm"), help="only this framework")
     parser.add_argument(
         "--framework-version",
@@ -785,15 +790,39 @@ from argtrace.commands.why_text import release_spans, render_why, screen_view  #
 __all__ = ["explain", "release_spans", "render_why", "run"]
 
 
+# how much of a pasted traceback or saved output is read (a server log is `argtrace log`'s)
+_TEXT_LIMIT = 1 << 20
+
+
+def _error_text(argument: str) -> tuple[str, str | None]:
+    """The text to explain and where it was read from: standard input for ``-``, the file an argument of one
+    line names when it is one (a traceback saved to a file: the path itself was matched as the message and
+    nothing matched), else the argument itself."""
+    import os
+    import sys
+
+    if argument == "-":
+        return sys.stdin.read(_TEXT_LIMIT), "standard input"
+    if "\n" not in argument and len(argument) < 4096 and os.path.isfile(argument):
+        try:
+            with open(argument, encoding="utf-8", errors="replace") as f:
+                return f.read(_TEXT_LIMIT), f"the file {argument}"
+        except OSError:
+            pass
+    return argument, None
+
+
 def run(args: argparse.Namespace) -> Report:
     from argtrace.model import Report, UsageError
     from argtrace.render.text import SECTION_RENDERERS
 
-    text = str(args.error_text)
+    text, read_from = _error_text(str(args.error_text))
     if not text.strip():
         raise UsageError("why: give the error text")
     SECTION_RENDERERS.setdefault("why", screen_view)
     report = Report(command="why")
+    if read_from:
+        report.notes.append(f"the error text is {read_from}")
     section = explain(text, args.framework, args.framework_version, args)
     report.sections["why"] = section
     if section.get("confidence") == "weak":
