@@ -415,6 +415,26 @@ class CheckBatch:
 
         return {name: test for name, test in locals().items() if name.startswith("test_")}
 
+    def why_tests(self, table: Mapping[str, tuple[str, str, str]]) -> dict[str, Any]:
+        """The test of what `why` gives on each quoted text (``why/NAME.txt``): ``table`` maps a case to (its
+        confidence, the start of the wording's origin or of the first site's function, the start of that
+        site's fix or ``""``); an empty start means no origin and no site."""
+        batch = self
+
+        @pytest.mark.parametrize("name", sorted(table))
+        def test_what_why_gives_on_the_quoted_text(name: str) -> None:
+            confidence, start, fix = table[name]
+            section = batch.why(name)
+            assert section["confidence"] == confidence
+            origin = (section.get("origin") or {}).get("origin") or ""
+            first = (section["matches"] or [None])[0]
+            said = origin or (first["function"] if first else "")
+            assert said.startswith(start) and bool(said) == bool(start)
+            if fix:
+                assert first is not None and first["fix"].startswith(fix)
+
+        return {"test_what_why_gives_on_the_quoted_text": test_what_why_gives_on_the_quoted_text}
+
 
 # --- the correct-launch sweeps (tests/test_real_cases_fa33.py on) ------------------------------------------
 

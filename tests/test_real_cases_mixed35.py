@@ -91,17 +91,7 @@ WHY = {
 }
 
 
-@pytest.mark.parametrize("name", sorted(WHY))
-def test_what_why_gives_on_the_quoted_text(name: str) -> None:
-    confidence, start, fix = WHY[name]
-    section = why(name)
-    assert section["confidence"] == confidence
-    origin = (section.get("origin") or {}).get("origin") or ""
-    first = (section["matches"] or [None])[0]
-    said = origin or (first["function"] if first else "")
-    assert said.startswith(start) and bool(said) == bool(start)
-    if fix:
-        assert first is not None and first["fix"].startswith(fix)
+globals().update(BATCH.why_tests(WHY))
 
 
 def test_the_fa3_origin_names_the_release_that_ignores_the_flag() -> None:
