@@ -476,14 +476,14 @@ _EXEC_SHELL_WORD = re.compile(r"no shell runs it, so (\S+) is passed to the prog
 def _exec_form_shell_words(links: _Links, report: Report) -> None:
     """PA001 on `>`, its target and what follows it in an exec-form argv are TP013's consequences: the
     argument parser refuses the words only because no shell took them out (one cause, one finding)."""
-    import shlex
-
     findings = links.findings
     for i, cause in enumerate(findings):
         m = _EXEC_SHELL_WORD.search(cause.message) if cause.code == "TP013" else None
         where = _path_line(cause.at)
         if m is None or where is None or not cause.evidence:
             continue
+        import shlex  # here: a report without TP013 (every ``log``) never needs it
+
         try:
             argv = shlex.split(cause.evidence[0].text)
             word = shlex.split(m.group(1))[0]

@@ -247,11 +247,15 @@ def _first_logged_line(path: str, before: int, gz: bool = False) -> tuple[int, P
     the lines that say something; the lines before the first kept one belong to the same launch (a launch
     starts only at a kept line), so an excerpt's launch begins at the first of them (club-3090#74: eight
     lines of ``(APIServer pid=1)``/``(EngineCore pid=45)`` before the server's start)."""
-    import gzip  # here: most logs are plain (the fast paths inflate a .gz with lines.Gunzip)
-
     try:
-        with gzip.open(path, "rb") if gz else open(path, "rb") as handle:
-            data = handle.read(_HEAD_BYTES)
+        if gz:
+            import gzip  # here: most logs are plain (1 M instructions); the fast paths use lines.Gunzip
+
+            with gzip.open(path, "rb") as handle:
+                data = handle.read(_HEAD_BYTES)
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read(_HEAD_BYTES)
     except (OSError, EOFError):
         return None
     # numbered as the scan numbers them: one line per ``\n`` (a docker json-file record unwrapped)
