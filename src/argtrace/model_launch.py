@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from argtrace.deferred_dataclass import dataclass as deferred
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Literal
@@ -44,7 +46,7 @@ class FixEdit:
     replacement: str
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class EnvEdit:
     """One change of the environment the launch starts with (``check --env NAME=VALUE``, or the caller's
     environment) that fixes a finding: ``NAME`` set to ``value``, or unset when ``value`` is None. Never
@@ -64,7 +66,7 @@ class Origin:
     reason: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class FromUnset:
     """A server word made in part from variables not set in the environment argtrace was given: its
     location, those variables, and, when it is a flag's value, the flag's location and the value's text
@@ -88,7 +90,7 @@ class Word:
         return self.text is not None and self.origin.known
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class VanishedWord:
     """An unquoted expansion in a server's argv that produced no word at all (``$MODEL`` unset or empty):
     ``index`` is where in ``argv`` the word would have been, ``state`` ``"unset"`` (not set here: the caller
@@ -104,7 +106,7 @@ class VanishedWord:
     via: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class CommandIO:
     """What a simple command reads from the script itself and where its output goes: a here-document or
     here-string on its stdin as the script's shell expands it (``cat <<EOF > vllm.yaml``, ``kubectl apply -f
@@ -122,7 +124,7 @@ class CommandIO:
     output: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class EnvValue:
     """One environment variable's value as the predicted process sees it (``None``: not known statically)
     and where it came from."""
@@ -131,7 +133,7 @@ class EnvValue:
     origin: Origin
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class Placement:
     """Where a manifest places a server (``layers/transport/pods.py``): the resource that starts its pods,
     the role inside it, how many copies of the pod it starts and which one this is, and the GPUs one pod
@@ -157,7 +159,7 @@ class Placement:
     group: str | None = None
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class AssumedEntrypoint:
     """An image entrypoint the transport layer assumed from other builds of the image (TP044): findings at
     ``at`` (the container's command) rest on it (``verdicts.py``)."""

@@ -6,9 +6,10 @@ disables or re-grades; read only when a file is found upward.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from pathlib import Path
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.model import SEVERITIES, Report, UsageError
 
 TYPE_CHECKING = False
@@ -27,7 +28,7 @@ OPTIONS = {
 KNOWN = {*OPTIONS, "disable", "severity", "per-path"}
 
 
-@dataclass
+@deferred
 class Config:
     """One configuration file that was found: its table of settings, its lines (to name the line a setting
     sits on) and the settings applied from it."""

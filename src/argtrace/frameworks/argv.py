@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from argtrace import localfs
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.model import Finding, ServerCommand
 
 TYPE_CHECKING = False
@@ -49,7 +50,7 @@ class ArgToken:
         return self.text is not None
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class DottedPart:
     """One ``--json-flag.key.sub VALUE`` contribution (vLLM), kept for per-key history."""
 

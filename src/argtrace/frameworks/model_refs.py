@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
 from functools import lru_cache
+
+from argtrace.deferred_dataclass import dataclass as deferred
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -33,7 +34,7 @@ PATHLIKE = re.compile(r"^(?:/|\./|\.\./|~|[A-Za-z]:[\\/])|://|\\|\.gguf$|/$")
 _CACHE_REPO_FOLDER = re.compile(r"^models--(?P<org>[^/]+?)--(?P<name>[^/]+)$")
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class LoaderForms:
     """The GGUF reference forms one release's loader takes (``forms``), read from ``release``'s code (the
     table's release: the one asked for, or the bundled one of its family), with the sites that say so."""

@@ -20,6 +20,7 @@ import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.model import FrameworkSource
 
 # Official image repositories per framework (registry prefixes such as docker.io/ are ignored).
@@ -38,7 +39,7 @@ _PIN = re.compile(
 _INSTALLERS = ("pip", "pip3", "uv")
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class ReleaseEvidence:
     """One place that shows which release runs."""
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.frameworks import schema_store
 from argtrace.model import Finding, FrameworkSource, ServerCommand
 
@@ -84,7 +85,7 @@ def compare_versions(a: str, b: str) -> int:
 # ---------------------------------------------------------------------------------------------- schema
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class OptionSpec:
     """One argparse action of the real parser, as the schema records it."""
 

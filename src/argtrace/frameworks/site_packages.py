@@ -46,6 +46,7 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.remote.host import Host, HostError, current_host
 
 _PY_NAME = re.compile(r"^python(?P<version>\d+\.\d+)(?P<abi>t?)$")
@@ -81,7 +82,7 @@ def normalise(name: str) -> str:
     return _SEPARATORS.sub("-", name).lower()
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class Distribution:
     """One installed distribution, as recorded on disk."""
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.frameworks.detect import (
     _ASSIGN,
     _PYTHON,
@@ -53,7 +53,7 @@ _NOT_A_START = frozenset(
 _SUBCOMMANDS = frozenset({"docker", "podman", "kubectl", "ray", "hf", "huggingface-cli", "modal", "sky"})
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class Unfollowed:
     """A launcher or entry point argtrace does not follow, in front of (or instead of) a server start it
     can see: that server goes unchecked."""

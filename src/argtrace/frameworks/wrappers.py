@@ -28,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from argtrace.deferred_dataclass import dataclass as deferred
+
 # The package's data directory, as a path: importlib.resources would import zipfile and its readers at
 # every start-up for a file that is always on disk beside this module (issue 18).
 
@@ -205,7 +207,7 @@ def bash_time(words: Sequence[str], i: int) -> int:
     return j
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class EnvRunner:
     """A program that runs the command in a named Python environment: the interpreter is that env's."""
 

@@ -136,7 +136,7 @@ def _listen(path: str) -> socket.socket | None:
 def _import(names: list[str]) -> None:
     """Import modules as a command would (with the dataclasses' and patterns' compiled code kept between
     runs), then freeze what was made: a child's collections skip it and its pages stay shared."""
-    from argtrace import dataclass_code, regex_code
+    from argtrace import dataclass_code, deferred_dataclass, regex_code
 
     with dataclass_code.kept(command="check"), regex_code.kept(command="check"):
         for name in names:
@@ -145,6 +145,7 @@ def _import(names: list[str]) -> None:
                     importlib.import_module(name)
                 except Exception:  # a module a command imported may need what this process lacks: skip it
                     continue
+        deferred_dataclass.process_all()  # once here, not in every child
     for command in client.SERVED_COMMANDS:  # after the store above is written
         regex_code.read_ahead(command)
     gc.collect()

@@ -64,6 +64,9 @@ def run_bounded(
     rounds = -(-len(items) // width)
     # The loop's own bound, beyond the per-item ones: it cannot outlive every round at its longest.
     limit = time.monotonic() + rounds * (max(limits, default=0.0) + grace) + 1.0
+    from argtrace import deferred_dataclass
+
+    deferred_dataclass.process_all()  # before any reader thread: none meets a dataclass half processed
     while len(finished) < len(items) and time.monotonic() < limit:
         while waiting and len(started) < width:
             index = waiting.pop(0)

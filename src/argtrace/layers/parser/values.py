@@ -10,9 +10,9 @@ import argparse
 import json
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 
 from argtrace import safe_json
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.frameworks.argv import UNKNOWN_PREFIX
 from argtrace.frameworks.schema import OptionSpec, Schema
 
@@ -31,7 +31,7 @@ class _Unknown:
 UNKNOWN = _Unknown()
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class Invalid:
     """A value the real converter would reject (argparse: exit 2)."""
 
@@ -136,7 +136,7 @@ def _type_label(type_name: str | None) -> str:
     return {"loads": "json.loads"}.get(base, base)
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class _ReprDefault:
     """A default the schema records only as its ``repr`` (an object no JSON holds), shown as that text."""
 

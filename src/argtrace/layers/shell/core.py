@@ -20,6 +20,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import accumulate
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.frameworks.detect import Detection
 from argtrace.layers.shell import lexer as L
 from argtrace.layers.shell.state import Var, new_var
@@ -214,7 +215,7 @@ class ExpWord:
 HOLE = "\x00"  # never in a script's text: analysis.py removes NUL bytes before anything reads it
 
 
-@dataclass
+@deferred
 class Vanished:
     """An expansion in the server's argv that produced no word at all."""
 

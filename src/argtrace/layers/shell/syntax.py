@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 import re
 import time
-from dataclasses import dataclass
 from functools import lru_cache
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.localfs import which
 
 TYPE_CHECKING = False
@@ -203,7 +203,7 @@ def _bracket_view(view: str, tree: Any) -> str | None:
     return bracket_masked(view, parse)
 
 
-@dataclass(frozen=True)
+@deferred(frozen=True)
 class SyntaxProblem:
     """A syntax error ``bash -n`` reports for the script, with its line."""
 

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from argtrace.deferred_dataclass import dataclass as deferred
 from argtrace.layers.shell.lexer import (
     NAME_RE,
     restore,
@@ -58,7 +59,7 @@ class Param:
     simple: bool = False  # $x form
 
 
-@dataclass
+@deferred
 class CmdSub:
     """A command substitution inside a word (``$(...)`` or backquotes) and the command text it runs."""
 
@@ -67,7 +68,7 @@ class CmdSub:
     quoted: bool
 
 
-@dataclass
+@deferred
 class Arith:
     """An arithmetic expansion inside a word (``$((...))``) and its expression."""
 
@@ -76,7 +77,7 @@ class Arith:
     quoted: bool
 
 
-@dataclass
+@deferred
 class Tilde:
     """A tilde prefix inside a word (``~`` or ``~user``)."""
 
@@ -84,19 +85,19 @@ class Tilde:
     user: str
 
 
-@dataclass
+@deferred
 class ProcSub:
     """A process substitution inside a word (``<(...)`` or ``>(...)``), which argtrace does not run."""
 
     raw: str
 
 
-@dataclass
+@deferred
 class DQStart:
     """Marks the start of a quoted region (so ``""`` keeps an empty word alive)."""
 
 
-@dataclass
+@deferred
 class DQEnd:
     """Marks the end of a quoted region."""
 
