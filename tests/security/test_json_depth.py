@@ -43,6 +43,7 @@ OWN_DATA = {
     "frameworks/schema_store.py": 2,
     "frameworks/site_packages.py": 1,
     "frameworks/sglang_diffusion.py": 1,
+    "frameworks/vllm.py": 1,  # frameworks/data/vllm_kvs_fallback.json
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
