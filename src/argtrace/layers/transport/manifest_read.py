@@ -1,6 +1,9 @@
-"""``argtrace check compose.yaml`` / ``pod.yaml``: the ``--service``/``--container`` selection and the
-layer's entry point for a manifest (:func:`analyze_manifest`), moved from ``manifests.py`` (which tells a
-manifest from a script, every check) so a check of a script does not read them (unrun37)."""
+"""``argtrace check compose.yaml`` / ``pod.yaml``: reading a file ``manifests.py`` told apart as a manifest.
+
+This module owns the ``--service``/``--container`` selection and the layer's entry point for a manifest
+(:func:`analyze_manifest`), moved from ``manifests.py`` (which tells a manifest from a script, every check)
+so a check of a script does not read them (unrun37).
+"""
 
 from __future__ import annotations
 
