@@ -72,7 +72,7 @@ CORRECT = {
 
 # vLLM 0.15.1 reads no VLLM_USE_V1 (the V0 engine is gone): a note on the fixed manifest too. It was a
 # warning until fa35: "1" is the default of 0.11.0, the last release that reads it, so forcing V1 on asks for
-# nothing 0.15.1 does not do (layers/process.py, _asks_the_default)
+# nothing 0.15.1 does not do (layers/process_unread.py, _asks_the_default)
 USE_V1 = (
     "PR001",
     "info",

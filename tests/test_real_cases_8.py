@@ -65,7 +65,7 @@ FOUND_8 = {
         "remove the flag (no vllm 0.33.0 flag is spelled like it)",
     ),
     # was b (2026-12-02, before any change): the fix said "remove VLLM_ATTENTION_BACKEND", which drops the
-    # backend the user asked for; the report's fix is the flag (layers/process._moved_to_flag)
+    # backend the user asked for; the report's fix is the flag (layers/process_unread._moved_to_flag)
     "hyperloom462": (
         "PR001",
         "warning",

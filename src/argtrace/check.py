@@ -146,12 +146,10 @@ def run_check(options: CheckOptions) -> Report:
     report = Report(command="check")
     # transport: a docker compose file or Kubernetes manifest instead of a script (layers/transport.py)
     from argtrace.layers.transport import (
-        analyze_manifest,
         analyze_transport,
         hcl_not_a_launch,
         json_not_a_launch,
         manifest_kind,
-        manifest_selection,
         windows_script_not_a_launch,
         yaml_not_a_launch,
     )
@@ -196,6 +194,9 @@ def run_check(options: CheckOptions) -> Report:
     sniff = options.command_string is None and python is None and not named_makefile and not named_markdown
     kind = manifest_kind(source.data) if sniff else None
     if kind is not None:
+        # (manifest_read.py: read for a manifest only)
+        from argtrace.layers.transport.manifest_read import analyze_manifest, manifest_selection
+
         named_service, named_container = options.extra.get("service"), options.extra.get("container")
         service = named_service if isinstance(named_service, str) else None
         container = named_container if isinstance(named_container, str) else None

@@ -350,7 +350,7 @@ def _inverted_variable(match: re.Match[str], line_no: int, source: SourceFile) -
 
 
 def _declared_rename(message: str, old: str, new: str) -> bool:
-    """PR001's message says a release renamed one of the two names to the other (layers/process.py's
+    """PR001's message says a release renamed one of the two names to the other (layers/process_unread.py's
     ``_renamed_between``): the same setting, in either direction, unless ENABLE/DISABLE flips its sense."""
     if f"renamed {old} to {new}" not in message and f"renamed {new} to {old}" not in message:
         return False

@@ -18,7 +18,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-# As the parser layer reads a --config file (frameworks/argv.MAX_CONFIG_FILE_BYTES) and an env file.
+# As the parser layer reads a --config file (frameworks/config_files.MAX_CONFIG_FILE_BYTES) and an env file.
 MAX_BYTES = 4 * 1024 * 1024
 
 
@@ -33,8 +33,6 @@ def _env_files(report: Report) -> Iterator[tuple[str, str]]:
 
 
 def _config_files(report: Report) -> Iterator[tuple[str, str]]:
-    from argtrace.frameworks.argv import resolve_path
-
     for server in report.servers:
         words = [w.text for w in server.argv[server.server_args_start :]]
         for index, word in enumerate(words):
@@ -44,6 +42,8 @@ def _config_files(report: Report) -> Iterator[tuple[str, str]]:
             elif word is not None and word.startswith("--config="):
                 text = word.split("=", 1)[1]
             if text:
+                from argtrace.frameworks.config_files import resolve_path  # (a launch with --config only)
+
                 yield text, _from_here(str(resolve_path(text, server)))
 
 

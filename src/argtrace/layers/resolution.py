@@ -171,7 +171,7 @@ def _trl_config(argv: Sequence[str], server: ServerCommand) -> Any:
         return None
     import yaml
 
-    from argtrace.frameworks.argv import config_file
+    from argtrace.frameworks.config_files import config_file
 
     path = config_file(argv[argv.index("--config") + 1], server)
     if path is None:
@@ -535,12 +535,12 @@ def resolve_server(
 
 def _node_config_copy(argv: list[str], server: ServerCommand) -> dict[str, str | None]:
     """The framework's own parser reads ``--config FILE`` again in the resolver, which runs in a temporary
-    directory: hand it the file the parser layer read (``frameworks/argv.config_file``): a relative path
-    made absolute against the server's directory, and with ``argtrace --host`` the private copy of the
+    directory: hand it the file the parser layer read (``frameworks/config_files.config_file``): a relative
+    path made absolute against the server's directory, and with ``argtrace --host`` the private copy of the
     node's file. Rewrites ``argv`` in place; returns {path given: path as written} to map values back."""
     if "--config" not in argv[:-1]:
         return {}
-    from argtrace.frameworks.argv import config_file
+    from argtrace.frameworks.config_files import config_file
 
     index = argv.index("--config") + 1
     path = config_file(argv[index], server)

@@ -38,7 +38,7 @@ class UnknownEnv:
 def unknown_env(name: str) -> UnknownEnv | None:
     """The kind of ``name`` that vLLM reported as unknown; None without the release index."""
     from argtrace.frameworks.release_index import release_index
-    from argtrace.layers.process import NEAR_MISS  # the launch's rule for the same name (PR001)
+    from argtrace.layers.process_names import NEAR_MISS  # the launch's rule for the same name (PR001)
 
     index = release_index("vllm")
     if not index.releases:

@@ -6,7 +6,7 @@ This package owns the layer's two entry points and the dispatcher between the ca
   every command in it that carries another command somewhere (``_follow``/``_dispatch``, here); the
   remote command, an uploaded script and a container's ``sh -c`` are analysed with the shell layer again,
   so their server starts become :class:`~argtrace.model.ServerCommand` s like any other.
-* :func:`~argtrace.layers.transport.manifests.analyze_manifest` (with ``manifest_kind``) reads a docker
+* :func:`~argtrace.layers.transport.manifest_read.analyze_manifest` (with ``manifest_kind``) reads a docker
   compose file or Kubernetes manifest (``argtrace check compose.yaml --service NAME`` / ``pod.yaml
   --container NAME``) into server commands.
 
@@ -70,12 +70,11 @@ if TYPE_CHECKING:
         read_env_file,
     )
     from argtrace.layers.transport.kubernetes import k8s_expand
+    from argtrace.layers.transport.manifest_read import analyze_manifest, manifest_selection
     from argtrace.layers.transport.manifests import (
-        analyze_manifest,
         hcl_not_a_launch,
         json_not_a_launch,
         manifest_kind,
-        manifest_selection,
         windows_script_not_a_launch,
         yaml_not_a_launch,
     )
@@ -106,11 +105,10 @@ _LAZY = {
         "envfiles",
     ),
     "k8s_expand": "kubernetes",
+    **dict.fromkeys(("analyze_manifest", "manifest_selection"), "manifest_read"),
     **dict.fromkeys(
         (
-            "analyze_manifest",
             "manifest_kind",
-            "manifest_selection",
             "yaml_not_a_launch",
             "hcl_not_a_launch",
             "json_not_a_launch",

@@ -3,7 +3,7 @@
 
 The file is the one the script itself wrote before (``cat <<EOF > vllm.yaml``, ``tee``, several ``>>``
 writes appended in order), the here-document on the command's own stdin (``-f -``), or a file on disk
-where the command runs. Its servers are read by the manifest reader (``manifests.analyze_manifest``) as
+where the command runs. Its servers are read by the manifest reader (``manifest_read.analyze_manifest``) as
 if the file had been checked on its own. A file written by one here-document is read under the script's
 label with its lines where the here-document's body stands, so every finding points into the script and
 an edit of the manifest is an edit of the script. What cannot be read (a URL, a directory, a file neither
@@ -274,7 +274,8 @@ def follow_hand_off(
 ) -> None:
     """Read each file ``found`` hands on and add its servers and findings to ``result``."""
     from argtrace.layers.shell import hostfs
-    from argtrace.layers.transport.manifests import analyze_manifest, manifest_kind
+    from argtrace.layers.transport.manifest_read import analyze_manifest
+    from argtrace.layers.transport.manifests import manifest_kind
 
     hop: dict[str, object] = {"at": at, "via": found.via, "files": []}
     if found.unread:

@@ -100,7 +100,8 @@ def check_image_env(
 ) -> None:
     """PR001 for a misspelt framework variable the image's program hands on to the servers it starts."""
     from argtrace.frameworks.schema import schemas_for
-    from argtrace.layers.process import FRAMEWORK_PREFIXES, _near_retired_name
+    from argtrace.layers.process_names import FRAMEWORK_PREFIXES
+    from argtrace.layers.process_unread import _near_retired_name
     from argtrace.rules import process as rules
 
     for framework in image.frameworks():
