@@ -239,7 +239,8 @@ def test_the_example_check_leaves_the_marked_classes_unprocessed(tmp_path: Path)
 
     env = {
         **os.environ,
-        # as the start-up measure runs it (docs/startup37-store37.md): with site-packages, under -S
+        # as the start-up measure runs it (docs/status.md, "Start-up, session 37 (store37)"): with
+        # site-packages, under -S
         "PYTHONPATH": os.pathsep.join([str(ROOT / "src"), *site.getsitepackages()]),
         "ARGTRACE_WARM": "0",
         "ARGTRACE_CACHE_DIR": str(tmp_path / "cache"),
