@@ -8,8 +8,6 @@ from __future__ import annotations
 
 import ast
 import json
-import os
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -19,9 +17,7 @@ from argtrace.remote import collector, collector_files
 from argtrace.remote.host import LocalHost
 from argtrace.remote.ssh import collector_source
 from tests.conftest import run_cli
-
-SRC = str(Path(__file__).resolve().parent.parent / "src")
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+from tests.plain_check import imported_by_plain_checks
 
 # What the example's check no longer imports: the cross-release lookups (Releases is release_view.py's),
 # the collector beyond its file requests, the transport's word reading (command_names.py answers the
@@ -49,20 +45,7 @@ DEFERRED = {
 
 
 def test_a_plain_check_imports_none_of_the_moved_code(tmp_path: Path) -> None:
-    code = (
-        "import contextlib, io, sys, site\n"
-        "sys.path.extend(site.getsitepackages())\n"
-        "before = set(sys.modules)\n"
-        "from argtrace.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['check', '--format', 'json', '--no-resolve', {EXAMPLE!r}, '0', '30000'])\n"
-        f"print(' '.join(sorted(set({sorted(DEFERRED)!r}) & (set(sys.modules) - before))))\n"
-    )
-    env = dict(os.environ, PYTHONPATH=SRC, ARGTRACE_CACHE_DIR=str(tmp_path / "cache"), ARGTRACE_WARM="0")
-    env["ARGTRACE_DATA_CACHE"] = str(tmp_path / "data")
-    run = [sys.executable, "-S", "-c", code]
-    done = subprocess.run(run, capture_output=True, text=True, check=True, env=env)
-    assert done.stdout.splitlines() == [""]
+    assert imported_by_plain_checks(tmp_path, DEFERRED, runs=1) == [[]]
 
 
 class _Base:

@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import contextlib
 import io
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from argtrace.layers.shell.commands import Commands
+from tests.plain_check import imported_by_plain_checks
 from tests.shell.test_shell_layer import run
-
-SRC = str(Path(__file__).resolve().parent.parent / "src")
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
 
 # What the example's check no longer imports: the shell's glob patterns and brace expansion, the text a
 # command reads on stdin, bash arithmetic beyond literals, `=~`'s regexes, the invocation words of child
@@ -40,25 +35,10 @@ DEFERRED = {
 
 def test_a_plain_check_imports_none_of_the_moved_code(tmp_path: Path) -> None:
     # the example copied where no .argtrace.toml or pyproject.toml is found upward (this repository's is
-    # read by ci/config_file.py), checked twice: the first run stores shellcheck's opinion (cache_write.py)
-    example = tmp_path / "launch_mtp.sh"
-    example.write_bytes(Path(EXAMPLE).read_bytes())
-    code = (
-        "import contextlib, io, sys, site\n"
-        "sys.path.extend(site.getsitepackages())\n"
-        "before = set(sys.modules)\n"
-        "from argtrace.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['check', '--format', 'json', '--no-resolve', {str(example)!r}, '0', '30000'])\n"
-        f"print(' '.join(sorted(set({sorted(DEFERRED)!r}) & (set(sys.modules) - before))))\n"
-    )
-    env = dict(os.environ, PYTHONPATH=SRC, ARGTRACE_CACHE_DIR=str(tmp_path / "cache"), ARGTRACE_WARM="0")
-    env["ARGTRACE_DATA_CACHE"] = str(tmp_path / "data")
-    run_ = [sys.executable, "-S", "-c", code]
-    first = subprocess.run(run_, capture_output=True, text=True, check=True, env=env, cwd=tmp_path)
-    done = subprocess.run(run_, capture_output=True, text=True, check=True, env=env, cwd=tmp_path)
-    assert first.stdout.splitlines()[0].split() in ([], ["argtrace.resolver.cache_write"])
-    assert done.stdout.splitlines() == [""]
+    # read by ci/config_file.py); the first check stores shellcheck's opinion (cache_write.py)
+    first, second = imported_by_plain_checks(tmp_path, DEFERRED)
+    assert first in ([], ["argtrace.resolver.cache_write"])
+    assert second == []
 
 
 def test_the_sbatch_job_is_invocations_function_read_on_first_look_up() -> None:

@@ -4,16 +4,11 @@ below; what each holds is read by the launches that reach it."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 from argtrace.frameworks.schema import bundled_versions, load_schema, version_key
 from argtrace.layers.parser.release_view import Releases
-
-SRC = str(Path(__file__).resolve().parent.parent / "src")
-EXAMPLE = str(Path(__file__).resolve().parent.parent / "examples" / "launch_mtp.sh")
+from tests.plain_check import imported_by_plain_checks
 
 # What the example's check no longer imports: SGLang's argv rewrites (sglang-router's flags, `sglang serve`,
 # `--config`'s merge) and its type= converters, the process layer's findings for a variable the release
@@ -31,26 +26,7 @@ DEFERRED = {
 
 
 def test_a_plain_check_imports_none_of_the_moved_code(tmp_path: Path) -> None:
-    # the example copied where no .argtrace.toml or pyproject.toml is found upward, checked twice (the
-    # first run stores shellcheck's opinion)
-    example = tmp_path / "launch_mtp.sh"
-    example.write_bytes(Path(EXAMPLE).read_bytes())
-    code = (
-        "import contextlib, io, sys, site\n"
-        "sys.path.extend(site.getsitepackages())\n"
-        "before = set(sys.modules)\n"
-        "from argtrace.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()):\n"
-        f"    main(['check', '--format', 'json', '--no-resolve', {str(example)!r}, '0', '30000'])\n"
-        f"print(' '.join(sorted(set({sorted(DEFERRED)!r}) & (set(sys.modules) - before))))\n"
-    )
-    env = dict(os.environ, PYTHONPATH=SRC, ARGTRACE_CACHE_DIR=str(tmp_path / "cache"), ARGTRACE_WARM="0")
-    env["ARGTRACE_DATA_CACHE"] = str(tmp_path / "data")
-    run_ = [sys.executable, "-S", "-c", code]
-    first = subprocess.run(run_, capture_output=True, text=True, check=True, env=env, cwd=tmp_path)
-    done = subprocess.run(run_, capture_output=True, text=True, check=True, env=env, cwd=tmp_path)
-    assert first.stdout.splitlines() == [""]
-    assert done.stdout.splitlines() == [""]
+    assert imported_by_plain_checks(tmp_path, DEFERRED) == [[], []]
 
 
 def test_a_deferred_cached_property_is_the_modules_and_cached_per_instance() -> None:
