@@ -29,7 +29,8 @@ pytestmark = pytest.mark.usefixtures("new_user_machine")
 
 # The class of each failure report, by the better of `check` and `why`: first seen (8522c78c) and now.
 CLASSES = {
-    # why: the loader's raise, but a BitsAndBytes site first and "change --model"; check: nothing on 0.16.0
+    # why: the default loader's raise first (s37-whyload38; a BitsAndBytes site before), but its fix "change
+    # --quantization" is not the cause (the export dropped layer 16); check: nothing on 0.16.0
     "glmocr109_finetuned_merged_mtp_vllm.cmd": ("b", "b"),
     "vllmpr35548_glm5_nvfp4_without_mtp.cmd": ("c", "c"),
     "vllm25993_glm46_mtp_shared_head.cmd": ("c", "c"),

@@ -47,6 +47,7 @@ OWN_DATA = {
     "frameworks/vllm_config_file.py": 1,  # frameworks/data/vllm_config_file.json
     "frameworks/vllm_from_cli.py": 1,  # frameworks/data/vllm_from_cli.json
     "frameworks/vllm_tokenizer_modes.py": 1,  # frameworks/data/vllm_tokenizer_modes.json
+    "frameworks/vllm_model_loaders.py": 1,  # frameworks/data/vllm_model_loaders.json
     "frameworks/vllm_env_fallbacks.py": 1,  # frameworks/data/vllm_env_fallbacks.json
     "frameworks/vllm_engine_overrides.py": 1,  # frameworks/data/vllm_engine_overrides.json
     "frameworks/sglang_helpers.py": 1,  # frameworks/data/sglang_helpers.json (generated, sgl22)

@@ -499,6 +499,40 @@ def _platform_first(groups: list[dict[str, Any]], text: str) -> list[dict[str, A
     return sorted(same, key=rank) + [g for g in groups if g not in same]
 
 
+def _default_loader_first(
+    groups: list[dict[str, Any]], text: str, prefer: Sequence[Preferred] = ()
+) -> list[dict[str, Any]]:
+    """Sites of equal match in a vLLM loader class that only a non-default ``--load-format`` selects
+    (``BitsAndBytesModelLoader``: ``bitsandbytes``) come after the others (``DefaultModelLoader``, what
+    ``auto`` runs), unless the text names one of that class's formats: both raise "Following weights were not
+    initialized from checkpoint", and a launch runs the former only when it asks for that format (vLLM's
+    get_model_loader, data/vllm_model_loaders.json)."""
+    from argtrace.frameworks.vllm_model_loaders import non_default_loaders
+
+    loaders = non_default_loaders()
+
+    def rank(group: Mapping[str, Any]) -> int:
+        cls = str(group.get("function") or "").split(".", 1)[0]
+        formats = loaders.get(cls) if group.get("framework") == "vllm" else None
+        if not formats:
+            return 0
+        # ``bitsandbytes_loader.py`` in a traceback names the format too; the class by its name
+        if cls in text or any(re.search(rf"(?<![a-z]){re.escape(f)}(?![a-z])", text, re.I) for f in formats):
+            return 0
+        return 1
+
+    def tie(group: Mapping[str, Any]) -> tuple[Any, ...]:
+        # a preferred release's sites come first already: a tie is within that release or outside it
+        held = tuple(p.version in (group.get("releases") or ()) for p in prefer if p.framework == "vllm")
+        return (group.get("specificity"), group.get("how"), held)
+
+    # the leading run of ties only: a later site of equal match sits below others for a reason of its own
+    run = 0
+    while run < len(groups) and tie(groups[run]) == tie(groups[0]):
+        run += 1
+    return sorted(groups[:run], key=rank) + groups[run:]
+
+
 def _mark_vendored(groups: list[dict[str, Any]]) -> None:
     """A framework site whose function and message are an indexed library's (``flash_attn``'s
     ``_flash_attn_fwd`` assert in ``vllm/vllm_flash_attn/cute/interface.py``) is a copy of that library's
@@ -559,6 +593,9 @@ def explain(
     from argtrace.commands.why_shell import drop_word_matches, shell_error
 
     groups = context_first(groups, text, by_coverage=not prefer)  # twins of one message: the text's words
+    groups = _default_loader_first(
+        groups, text, prefer
+    )  # after the twins' release spans: what the launch runs
     if framework is None and not every:  # a log's own format names the framework that printed it
         groups = of_the_texts_framework(groups, framework_of_text(text))
     shell, call = shell_error(text), call_error(text)
