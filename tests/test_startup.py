@@ -557,6 +557,7 @@ NOT_FOR_A_LOCAL_LOG = (
     "lzma",
     "threading",
     "gzip",
+    "datetime",  # its classes come from the C module _datetime (layers/log/dates.py)
     "html",  # html.unescape, for a log copied from a web page's source only (lines._decode)
     "shlex",  # a report's command-line fields and TP013 only (redact.py, causes.py): 1.5 M instructions
     # plain words are read without the parser (quick_argv.py): argparse comes only for a usage error or help

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from datetime import datetime
 
+from argtrace.layers.log.dates import datetime
 from argtrace.model import LayerResult, Report, ServerCommand, UsageError
 
 TYPE_CHECKING = False

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime
 
+from argtrace.layers.log.dates import datetime
 from argtrace.layers.log.errors import exception_of
 from argtrace.layers.log.hang import waiting_in
 from argtrace.layers.log.launch import (

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime
+
+from argtrace.layers.log.dates import datetime
 
 
 @dataclass(frozen=True)

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from datetime import datetime
 
+from argtrace.layers.log.dates import datetime
 from argtrace.layers.log.findings import _evidence
 from argtrace.layers.log.launch import SETTING_ALIASES, Dump, Launch, LogAnalysis, as_intended
 from argtrace.layers.log.redaction import _Redactor

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime
 
+from argtrace.layers.log.dates import datetime
 from argtrace.layers.log.pyrepr import ParsedDump
 from argtrace.layers.log.reader import Scan
 from argtrace.layers.log.signatures import Signature

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Collection, Mapping
-from datetime import datetime
 from pathlib import Path
 
 from argtrace.layers.log.analyze import build_launches
+from argtrace.layers.log.dates import datetime
 from argtrace.layers.log.findings import _launch_findings
 from argtrace.layers.log.launch import Launch, iter_events
 from argtrace.layers.log.prefix import clamp_year, year_for

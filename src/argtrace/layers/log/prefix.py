@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from datetime import datetime, timedelta, timezone
 from functools import lru_cache
 
+from argtrace.layers.log.dates import datetime, timedelta, timezone
 from argtrace.layers.log.lazyre import LazyPattern as _lazy
 
 # docker compose's service name before each line of its output, padded to the longest name: ``qwen3-1  | ``,

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping
-from datetime import datetime
 
+from argtrace.layers.log.dates import datetime
 from argtrace.layers.log.hang import waiting_summary
 from argtrace.layers.log.launch import (
     EVENTS,

@@ -48,6 +48,9 @@ class Signature:
     # not the HTTP port taken)
     frames: str | None = None
     not_frames: str | None = None
+    # an entry with no ``needle`` whose every alternative has a literal start (``alternative_needles``): a
+    # line holding none of them is skipped uncompiled (31 entries were searched on every error line)
+    needles: tuple[str, ...] = ()
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
@@ -122,6 +125,7 @@ def parse_catalog(data: dict[str, Any]) -> Catalog:
                 after_args=bool(entry.get("after_args", False)),
                 frames=entry.get("frames"),
                 not_frames=entry.get("not_frames"),
+                needles=alternative_needles(entry["pattern"]),
             )
         )
     return Catalog(version=int(data.get("version", 1)), signatures=tuple(sigs))
@@ -182,6 +186,82 @@ def _top_level_alternation(regex: str) -> bool:
     return False
 
 
+def alternative_needles(regex: str) -> tuple[str, ...]:
+    """The literal start of each of ``regex``'s top-level alternatives (``required_prefix``), a leading
+    ``(?:A|B)`` group read as its own alternatives: every match holds one of them; () when one alternative
+    has none (a class, a flag such as ``(?i)``, an optional group), and when ``regex`` has a ``needle``."""
+    if required_prefix(regex):
+        return ()
+    found = _needles(regex)
+    return tuple(dict.fromkeys(found)) if found else ()
+
+
+def _needles(regex: str) -> list[str] | None:
+    needles: list[str] = []
+    for alternative in _top_level_split(regex):
+        prefix = required_prefix(alternative)
+        if prefix:
+            needles.append(prefix)
+            continue
+        if not alternative.startswith("(?:"):
+            return None
+        end = _group_end(alternative)
+        if end is None or alternative[end + 1 : end + 2] in ("*", "?", "{"):
+            return None  # unclosed, or the group may be absent from a match
+        inner = _needles(alternative[3:end])
+        if not inner:
+            return None
+        needles += inner
+    return needles
+
+
+def _top_level_split(regex: str) -> list[str]:
+    """``regex`` cut at each ``|`` outside every group and class (the walk of ``_top_level_alternation``)."""
+    parts, last = [], 0
+    depth, in_class, skip_to = 0, False, 0
+    for m in _SYNTAX.finditer(regex):
+        at, c = m.start(), m.group()
+        if at < skip_to or c[0] == "\\":
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            at += 2 if regex[at + 1 : at + 2] == "^" else 1
+            skip_to = at + 1 if regex[at : at + 1] == "]" else at
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(regex[last:at])
+            last = at + 1
+    parts.append(regex[last:])
+    return parts
+
+
+def _group_end(regex: str) -> int | None:
+    """The index of the ``)`` closing the group ``regex`` starts with, None when it is not closed."""
+    depth, in_class, skip_to = 0, False, 0
+    for m in _SYNTAX.finditer(regex):
+        at, c = m.start(), m.group()
+        if at < skip_to or c[0] == "\\":
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            in_class = True
+            at += 2 if regex[at + 1 : at + 2] == "^" else 1
+            skip_to = at + 1 if regex[at : at + 1] == "]" else at
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return at
+    return None
+
+
 # The stage of an error in an excerpt that shows no start-up step before it (analyze.stage_after).
 UNKNOWN = "unknown"
 # The stages a line's place does not show: no step before it, or no args line yet and nothing of a started
@@ -231,6 +311,8 @@ def match_line(
             # (torch's NCCL watchdog line stays the watchdog's, not the generic NCCL entry's: simplerl#25)
             continue
         if sig.needle and sig.needle not in text:
+            continue
+        if sig.needles and not any(needle in text for needle in sig.needles):
             continue
         m = sig.pattern.search(text)
         if m:
