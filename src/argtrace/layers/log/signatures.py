@@ -16,6 +16,7 @@ from pathlib import Path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
     from typing import Any
 
 CATALOG_FILE = "error_signatures.json"
@@ -164,8 +165,9 @@ def _odd_escape(text: str) -> bool:
 _SYNTAX = re.compile(r"\\(?s:.)?|[\[\]()|]")
 
 
-def _top_level_alternation(regex: str) -> bool:
-    """Does ``regex`` hold a ``|`` outside every group and class? Only its syntax characters are visited."""
+def _structure(regex: str) -> Iterator[tuple[int, str, int]]:
+    """(index, character, group depth after it) of each ``(``, ``)`` and ``|`` of ``regex`` outside every
+    class, unescaped: only its syntax characters are visited."""
     depth, in_class, skip_to = 0, False, 0
     for m in _SYNTAX.finditer(regex):
         at, c = m.start(), m.group()
@@ -177,13 +179,14 @@ def _top_level_alternation(regex: str) -> bool:
             in_class = True
             at += 2 if regex[at + 1 : at + 2] == "^" else 1
             skip_to = at + 1 if regex[at : at + 1] == "]" else at  # a "]" first in a class is a literal
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
-            return True
-    return False
+        else:
+            depth += 1 if c == "(" else -1 if c == ")" else 0
+            yield at, c, depth
+
+
+def _top_level_alternation(regex: str) -> bool:
+    """Does ``regex`` hold a ``|`` outside every group and class?"""
+    return any(c == "|" and depth == 0 for _at, c, depth in _structure(regex))
 
 
 def alternative_needles(regex: str) -> tuple[str, ...]:
@@ -216,24 +219,10 @@ def _needles(regex: str) -> list[str] | None:
 
 
 def _top_level_split(regex: str) -> list[str]:
-    """``regex`` cut at each ``|`` outside every group and class (the walk of ``_top_level_alternation``)."""
+    """``regex`` cut at each ``|`` outside every group and class."""
     parts, last = [], 0
-    depth, in_class, skip_to = 0, False, 0
-    for m in _SYNTAX.finditer(regex):
-        at, c = m.start(), m.group()
-        if at < skip_to or c[0] == "\\":
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            at += 2 if regex[at + 1 : at + 2] == "^" else 1
-            skip_to = at + 1 if regex[at : at + 1] == "]" else at
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-        elif c == "|" and depth == 0:
+    for at, c, depth in _structure(regex):
+        if c == "|" and depth == 0:
             parts.append(regex[last:at])
             last = at + 1
     parts.append(regex[last:])
@@ -242,24 +231,7 @@ def _top_level_split(regex: str) -> list[str]:
 
 def _group_end(regex: str) -> int | None:
     """The index of the ``)`` closing the group ``regex`` starts with, None when it is not closed."""
-    depth, in_class, skip_to = 0, False, 0
-    for m in _SYNTAX.finditer(regex):
-        at, c = m.start(), m.group()
-        if at < skip_to or c[0] == "\\":
-            continue
-        if in_class:
-            in_class = c != "]"
-        elif c == "[":
-            in_class = True
-            at += 2 if regex[at + 1 : at + 2] == "^" else 1
-            skip_to = at + 1 if regex[at : at + 1] == "]" else at
-        elif c == "(":
-            depth += 1
-        elif c == ")":
-            depth -= 1
-            if depth == 0:
-                return at
-    return None
+    return next((at for at, c, depth in _structure(regex) if c == ")" and depth == 0), None)
 
 
 # The stage of an error in an excerpt that shows no start-up step before it (analyze.stage_after).
